@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "scoreboardd",
+  products: [
+    .executable(name: "scoreboardd", targets: ["scoreboardd"])
+  ],
+  targets: [
+    // The model: fields, edit sessions, undo, segments, renderer. No I/O, no Foundation.
+    .target(name: "ScoreboardCore"),
+    // libinih, the INI parser, from the system (apt: libinih-dev).
+    .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+    // INI file -> validated Configuration.
+    .target(name: "ScoreboardConfig", dependencies: ["ScoreboardCore", "CInih"]),
+    // C shim for Linux interfaces Swift cannot import directly.
+    .target(name: "CScoreboardLinux"),
+    // Swift wrappers over system calls: descriptors, poll loop, terminals, clocks.
+    .target(name: "LinuxIO", dependencies: ["CScoreboardLinux"]),
+    // Keypad sources and display sinks.
+    .target(name: "ScoreboardDrivers", dependencies: ["ScoreboardCore", "LinuxIO"]),
+    // Wiring: configuration -> drivers, the event loop.
+    .target(
+      name: "ScoreboardDaemon",
+      dependencies: ["ScoreboardCore", "ScoreboardConfig", "LinuxIO", "ScoreboardDrivers"]
+    ),
+    .executableTarget(name: "scoreboardd", dependencies: ["ScoreboardDaemon"]),
+
+    .testTarget(name: "ScoreboardCoreTests", dependencies: ["ScoreboardCore"]),
+    .testTarget(name: "ScoreboardConfigTests", dependencies: ["ScoreboardConfig"]),
+    .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO"]),
+    .testTarget(name: "ScoreboardDriversTests", dependencies: ["ScoreboardDrivers"]),
+    .testTarget(name: "IntegrationTests", dependencies: ["scoreboardd", "LinuxIO"]),
+  ]
+)

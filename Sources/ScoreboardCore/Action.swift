@@ -1,0 +1,187 @@
+/// Something an operator asks the scoreboard to do: what a key is mapped to, or what
+/// `press`/`set`/`add` on the control socket carry.
+///
+/// The text form (`digit 7`, `add home +1`, `brightness up`) is the one keymaps use.
+public enum Action: Hashable, Sendable, CustomStringConvertible {
+  /// How brightness changes.
+  public enum BrightnessChange: Hashable, Sendable {
+    /// Up or down by this many steps (clamped to 0...15).
+    case by(Int)
+    /// To this level, 0...15.
+    case to(Int)
+  }
+
+  /// How blanking changes.
+  public enum BlankChange: Hashable, Sendable {
+    case toggle
+    case on
+    case off
+  }
+
+  /// Type a digit into the focused field (starting an edit session if none is open).
+  case digit(Int)
+  /// Overwrite mode: move the cursor left. Shift mode: drop the last digit.
+  case backspace
+  /// End the edit session and keep what was typed (the "Done" key).
+  case commit
+  /// End the edit session and restore the value it started with.
+  case cancel
+  /// Move the focus to the next field and start editing it.
+  case next
+  /// Move the focus to the previous field and start editing it.
+  case previous
+  /// Focus the named field and start editing it.
+  case select(field: String)
+  /// Add to a field (the focused one when `field` is nil): numbers are clamped to
+  /// min/max, list fields step through their values and wrap.
+  case add(field: String?, amount: Int)
+  /// Set a field to a value given as text (a number, or one of a list field's values).
+  case set(field: String, value: String)
+  /// Revert the last committed change.
+  case undo
+  /// Reset every field to its default; takes effect on a second press in time.
+  case reset
+  case brightness(BrightnessChange)
+  case blank(BlankChange)
+
+  /// The highest brightness level; 0 is the dimmest that still shows.
+  public static let maximumBrightness = 15
+
+  public var description: String {
+    switch self {
+    case .digit(let digit): "digit \(digit)"
+    case .backspace: "backspace"
+    case .commit: "commit"
+    case .cancel: "cancel"
+    case .next: "next"
+    case .previous: "previous"
+    case .select(let field): "select \(field)"
+    case .add(let field?, let amount): "add \(field) \(Self.signed(amount))"
+    case .add(nil, let amount): "add \(Self.signed(amount))"
+    case .set(let field, let value): "set \(field) \(value)"
+    case .undo: "undo"
+    case .reset: "reset"
+    case .brightness(.by(let steps)): "brightness \(Self.signed(steps))"
+    case .brightness(.to(let level)): "brightness \(level)"
+    case .blank(.toggle): "blank"
+    case .blank(.on): "blank on"
+    case .blank(.off): "blank off"
+    }
+  }
+
+  /// The forms an action can take, for help texts and error messages.
+  public static let syntax = [
+    "digit 0-9", "backspace", "commit", "cancel", "next", "previous", "select FIELD",
+    "add [FIELD] +N|-N", "up", "down", "set FIELD VALUE", "undo", "reset",
+    "brightness up|down|+N|-N|0-15", "blank [on|off]",
+  ]
+
+  private static func signed(_ value: Int) -> String {
+    value < 0 ? "\(value)" : "+\(value)"
+  }
+}
+
+/// Why a text is not an action.
+public struct ActionSyntaxError: Error, Equatable, CustomStringConvertible {
+  public var description: String
+}
+
+extension Action {
+  /// Parses the text form of an action, e.g. `digit 7`, `add home +1`, `blank on`.
+  ///
+  /// Field names are not checked against a configuration here; `fields(named:)` lists
+  /// them for the caller to check.
+  public init(parsing text: String) throws(ActionSyntaxError) {
+    let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    guard let verb = words.first?.lowercased() else {
+      throw ActionSyntaxError(description: "expected an action, found nothing")
+    }
+    let arguments = Array(words.dropFirst())
+
+    func noArguments(_ action: Action) throws(ActionSyntaxError) -> Action {
+      guard arguments.isEmpty else {
+        throw ActionSyntaxError(description: "'\(verb)' takes no argument")
+      }
+      return action
+    }
+
+    switch verb {
+    case "digit":
+      guard arguments.count == 1, let digit = Int(arguments[0]), (0...9).contains(digit) else {
+        throw ActionSyntaxError(description: "'digit' takes one digit 0-9, as in 'digit 7'")
+      }
+      self = .digit(digit)
+    case "backspace": self = try noArguments(.backspace)
+    case "commit": self = try noArguments(.commit)
+    case "cancel": self = try noArguments(.cancel)
+    case "next": self = try noArguments(.next)
+    case "previous": self = try noArguments(.previous)
+    case "up": self = try noArguments(.add(field: nil, amount: 1))
+    case "down": self = try noArguments(.add(field: nil, amount: -1))
+    case "undo": self = try noArguments(.undo)
+    case "reset": self = try noArguments(.reset)
+    case "select":
+      guard arguments.count == 1 else {
+        throw ActionSyntaxError(description: "'select' takes a field name, as in 'select home'")
+      }
+      self = .select(field: arguments[0])
+    case "add":
+      let usage = "'add' takes an optional field and a signed amount, as in 'add home +1'"
+      switch arguments.count {
+      case 1:
+        guard let amount = Self.amount(arguments[0]) else { throw ActionSyntaxError(description: usage) }
+        self = .add(field: nil, amount: amount)
+      case 2:
+        guard let amount = Self.amount(arguments[1]) else { throw ActionSyntaxError(description: usage) }
+        self = .add(field: arguments[0], amount: amount)
+      default:
+        throw ActionSyntaxError(description: usage)
+      }
+    case "set":
+      guard arguments.count == 2 else {
+        throw ActionSyntaxError(description: "'set' takes a field and a value, as in 'set home 12'")
+      }
+      self = .set(field: arguments[0], value: arguments[1])
+    case "brightness":
+      let usage = "'brightness' takes up, down, +N, -N or a level 0-15"
+      guard arguments.count == 1 else { throw ActionSyntaxError(description: usage) }
+      let argument = arguments[0].lowercased()
+      if argument == "up" {
+        self = .brightness(.by(1))
+      } else if argument == "down" {
+        self = .brightness(.by(-1))
+      } else if argument.hasPrefix("+") || argument.hasPrefix("-"), let steps = Self.amount(argument) {
+        self = .brightness(.by(steps))
+      } else if let level = Int(argument), (0...Self.maximumBrightness).contains(level) {
+        self = .brightness(.to(level))
+      } else {
+        throw ActionSyntaxError(description: usage)
+      }
+    case "blank":
+      switch arguments.map({ $0.lowercased() }) {
+      case [], ["toggle"]: self = .blank(.toggle)
+      case ["on"]: self = .blank(.on)
+      case ["off"]: self = .blank(.off)
+      default: throw ActionSyntaxError(description: "'blank' takes nothing, on, off or toggle")
+      }
+    default:
+      throw ActionSyntaxError(
+        description: "unknown action '\(words[0])'; expected one of: "
+          + Self.syntax.joined(separator: ", "))
+    }
+  }
+
+  /// The field names this action refers to.
+  public var fieldNames: [String] {
+    switch self {
+    case .select(let field), .set(let field, _), .add(let field?, _): [field]
+    default: []
+    }
+  }
+
+  private static func amount(_ text: String) -> Int? {
+    let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
+    guard let value = Int(digits), abs(value) <= 1_000_000_000 else { return nil }
+    return value
+  }
+}

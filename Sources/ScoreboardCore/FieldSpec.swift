@@ -1,0 +1,133 @@
+/// The configured shape of one field: where it is shown and what it holds.
+public struct FieldSpec: Hashable, Sendable {
+  /// What a field holds.
+  public enum Kind: Hashable, Sendable {
+    /// A number typed on the keypad.
+    case number(NumberFormat)
+    /// One of a fixed list of values (`1 2 3 4 OT`), stepped with up/down.
+    case list([String])
+  }
+
+  /// The field's name in the configuration, keymaps and the control socket (`home`).
+  public var name: String
+  /// A human label (`HOME`), shown by the terminal display and in status output.
+  public var label: String
+  /// The display the field is shown on.
+  public var display: String
+  /// The index of the field's leftmost cell on that display, from 0.
+  public var position: Int
+  /// How many cells the field occupies.
+  public var width: Int
+  public var kind: Kind
+  /// The value at first start and after a reset: a number, or an index into the list.
+  public var defaultValue: Int
+
+  public init(
+    name: String, label: String, display: String, position: Int, width: Int, kind: Kind,
+    defaultValue: Int
+  ) {
+    self.name = name
+    self.label = label
+    self.display = display
+    self.position = position
+    self.width = width
+    self.kind = kind
+    self.defaultValue = defaultValue
+  }
+
+  /// The cells of this field on its display.
+  public var cells: Range<Int> {
+    position..<(position + width)
+  }
+
+  /// The smallest and largest value the field can hold (list fields: their indices).
+  public var valueRange: ClosedRange<Int> {
+    switch kind {
+    case .number(let format): format.minimum...format.maximum
+    case .list(let values): 0...(values.count - 1)
+    }
+  }
+
+  /// The value as text: `12`, `OT`.
+  public func text(of value: Int) -> String {
+    switch kind {
+    case .number: String(value)
+    case .list(let values): values.indices.contains(value) ? values[value] : "?"
+    }
+  }
+
+  /// The value a text names: a number in range, or one of the list's values.
+  public func value(parsing text: String) -> Int? {
+    switch kind {
+    case .number(let format):
+      guard let value = Int(text), (format.minimum...format.maximum).contains(value) else {
+        return nil
+      }
+      return value
+    case .list(let values):
+      return values.firstIndex(of: text)
+        ?? values.firstIndex(where: { $0.lowercased() == text.lowercased() })
+    }
+  }
+}
+
+/// How a number field is typed and shown.
+public struct NumberFormat: Hashable, Sendable {
+  /// How digits typed on the keypad fill the field.
+  public enum EntryMode: String, Hashable, Sendable, CaseIterable {
+    /// A cursor starts at the leftmost cell; each digit sets the cell under it and
+    /// advances; backspace moves the cursor left.
+    case overwrite
+    /// Calculator style: digits enter from the right; backspace drops the last one.
+    case shift
+  }
+
+  /// What the unused leading cells of a right-aligned number show.
+  public enum Placeholder: String, Hashable, Sendable, CaseIterable {
+    case zero = "0"
+    case blank
+    case dash = "-"
+
+    /// The cell's segments.
+    public var segments: Segments {
+      switch self {
+      case .zero: SegmentFont.segments(for: "0")!
+      case .blank: .blank
+      case .dash: .g
+      }
+    }
+  }
+
+  /// The most digits a field may have.
+  public static let maximumDigits = 9
+
+  /// The number of digit cells, 1...9.
+  public var digits: Int
+  public var minimum: Int
+  public var maximum: Int
+  public var placeholder: Placeholder
+  public var entry: EntryMode
+  /// Overwrite mode: typing into the last cell commits the edit.
+  public var commitOnLastDigit: Bool
+
+  public init(
+    digits: Int, minimum: Int = 0, maximum: Int? = nil, placeholder: Placeholder = .blank,
+    entry: EntryMode = .overwrite, commitOnLastDigit: Bool = true
+  ) {
+    self.digits = digits
+    self.minimum = minimum
+    self.maximum = maximum ?? Self.largest(digits: digits)
+    self.placeholder = placeholder
+    self.entry = entry
+    self.commitOnLastDigit = commitOnLastDigit
+  }
+
+  /// The largest number `digits` cells can show (`99` for 2).
+  public static func largest(digits: Int) -> Int {
+    var value = 1
+    for _ in 0..<digits {
+      value *= 10
+    }
+    return value - 1
+  }
+}

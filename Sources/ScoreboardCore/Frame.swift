@@ -1,0 +1,26 @@
+/// What one display should show at one moment: a segment pattern per cell, the
+/// brightness, and whether it is blanked. Drivers map brightness to their own scale.
+public struct Frame: Hashable, Sendable {
+  /// One entry per cell, left to right.
+  public var cells: [Segments]
+  /// 0 (dimmest that still shows) ... 15 (brightest).
+  public var brightness: Int
+  /// The display is switched dark (the cells keep their content).
+  public var isBlank: Bool
+
+  public init(cells: [Segments], brightness: Int, isBlank: Bool = false) {
+    self.cells = cells
+    self.brightness = brightness
+    self.isBlank = isBlank
+  }
+
+  /// A dark frame of `cellCount` cells.
+  public static func blank(cellCount: Int, brightness: Int = 0) -> Frame {
+    Frame(cells: Array(repeating: .blank, count: cellCount), brightness: brightness, isBlank: true)
+  }
+
+  /// The cells as text, as the font reads them (`12 7`).
+  public var text: String {
+    SegmentFont.text(for: cells)
+  }
+}

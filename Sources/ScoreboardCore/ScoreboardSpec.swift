@@ -1,0 +1,69 @@
+/// Everything the model needs from the configuration: fields, displays and timings.
+public struct ScoreboardSpec: Hashable, Sendable {
+  /// How the cell being edited is marked.
+  public enum CursorStyle: String, Hashable, Sendable, CaseIterable {
+    /// The cell's segments blink.
+    case blink
+    /// The cell's decimal point blinks.
+    case dp
+    /// Nothing marks the cell.
+    case none
+  }
+
+  /// The fields in focus order.
+  public var fields: [FieldSpec]
+  /// The displays, in configuration order.
+  public var displays: [DisplayLayout]
+  public var cursor: CursorStyle
+  /// How long the cursor stays on, and then off.
+  public var blinkInterval: Duration
+  /// An edit session with no key for this long is cancelled; nil never times out.
+  public var editTimeout: Duration?
+  /// A second `reset` within this window resets the scoreboard.
+  public var resetWindow: Duration
+  /// How long a field flashes when a digit is refused.
+  public var refusalFlash: Duration
+  /// Brightness at first start, 0...15.
+  public var brightness: Int
+  /// How many committed changes `undo` can revert.
+  public var undoDepth: Int
+
+  public init(
+    fields: [FieldSpec], displays: [DisplayLayout], cursor: CursorStyle = .blink,
+    blinkInterval: Duration = .milliseconds(500), editTimeout: Duration? = .seconds(15),
+    resetWindow: Duration = .seconds(2), refusalFlash: Duration = .milliseconds(300),
+    brightness: Int = 8, undoDepth: Int = 32
+  ) {
+    self.fields = fields
+    self.displays = displays
+    self.cursor = cursor
+    self.blinkInterval = blinkInterval
+    self.editTimeout = editTimeout
+    self.resetWindow = resetWindow
+    self.refusalFlash = refusalFlash
+    self.brightness = brightness
+    self.undoDepth = undoDepth
+  }
+
+  /// The field named `name`.
+  public func field(named name: String) -> FieldSpec? {
+    fields.first { $0.name == name }
+  }
+
+  /// The fields shown on the display named `display`, left to right.
+  public func fields(on display: String) -> [FieldSpec] {
+    fields.filter { $0.display == display }.sorted { $0.position < $1.position }
+  }
+}
+
+/// A display as the model sees it: a name and a row of cells.
+public struct DisplayLayout: Hashable, Sendable {
+  public var name: String
+  /// The number of seven-segment cells.
+  public var cellCount: Int
+
+  public init(name: String, cellCount: Int) {
+    self.name = name
+    self.cellCount = cellCount
+  }
+}
