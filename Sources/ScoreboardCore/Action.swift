@@ -84,6 +84,10 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
 /// Why a text is not an action.
 public struct ActionSyntaxError: Error, Equatable, CustomStringConvertible {
   public var description: String
+
+  public init(description: String) {
+    self.description = description
+  }
 }
 
 extension Action {
@@ -129,10 +133,14 @@ extension Action {
       let usage = "'add' takes an optional field and a signed amount, as in 'add home +1'"
       switch arguments.count {
       case 1:
-        guard let amount = Self.amount(arguments[0]) else { throw ActionSyntaxError(description: usage) }
+        guard let amount = Self.amount(arguments[0]) else {
+          throw ActionSyntaxError(description: usage)
+        }
         self = .add(field: nil, amount: amount)
       case 2:
-        guard let amount = Self.amount(arguments[1]) else { throw ActionSyntaxError(description: usage) }
+        guard let amount = Self.amount(arguments[1]) else {
+          throw ActionSyntaxError(description: usage)
+        }
         self = .add(field: arguments[0], amount: amount)
       default:
         throw ActionSyntaxError(description: usage)
@@ -150,7 +158,9 @@ extension Action {
         self = .brightness(.by(1))
       } else if argument == "down" {
         self = .brightness(.by(-1))
-      } else if argument.hasPrefix("+") || argument.hasPrefix("-"), let steps = Self.amount(argument) {
+      } else if argument.hasPrefix("+") || argument.hasPrefix("-"),
+        let steps = Self.amount(argument)
+      {
         self = .brightness(.by(steps))
       } else if let level = Int(argument), (0...Self.maximumBrightness).contains(level) {
         self = .brightness(.to(level))

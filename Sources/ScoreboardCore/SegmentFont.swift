@@ -102,6 +102,11 @@ public struct UnshowableText: Error, Equatable, CustomStringConvertible {
   public var text: String
   public var character: Character
 
+  public init(text: String, character: Character) {
+    self.text = text
+    self.character = character
+  }
+
   public var description: String {
     "\"\(text)\" cannot be shown on seven segments: '\(character)' has no legible shape"
   }

@@ -1,0 +1,55 @@
+/// An open edit of one field: what has been typed so far, and the value to restore
+/// on cancel.
+public struct EditSession: Hashable, Sendable {
+  /// What has been typed, by entry mode.
+  public enum Entry: Hashable, Sendable {
+    /// Type-over: one digit (or nil for an empty leading cell) per cell, and the
+    /// cell under the cursor.
+    case overwrite(cells: [Int?], cursor: Int)
+    /// Calculator style: the digits typed, most significant first. `fresh` until the
+    /// first key: the first digit replaces the old value instead of appending to it.
+    case shift(digits: [Int], fresh: Bool)
+    /// A list field: the index of the value on show.
+    case list(index: Int)
+  }
+
+  /// The index of the field in `ScoreboardSpec.fields`.
+  public internal(set) var field: Int
+  /// The value before the session; cancel restores it.
+  public internal(set) var originalValue: Int
+  public internal(set) var entry: Entry
+  /// The time of the session's last key; the cursor blink and the idle timeout run from it.
+  public internal(set) var lastActivity: Instant
+
+  /// The value the entry stands for.
+  public var pendingValue: Int {
+    switch entry {
+    case .overwrite(let cells, _): Self.number(cells.map { $0 ?? 0 })
+    case .shift(let digits, _): Self.number(digits)
+    case .list(let index): index
+    }
+  }
+
+  /// The cell that carries the cursor, counted from the field's leftmost cell.
+  public func cursorCell(width: Int) -> Int {
+    switch entry {
+    case .overwrite(_, let cursor): cursor
+    case .shift, .list: width - 1
+    }
+  }
+
+  static func number(_ digits: [Int]) -> Int {
+    digits.reduce(0) { $0 * 10 + $1 }
+  }
+
+  /// The decimal digits of `value`, most significant first (`[0]` for zero).
+  static func digits(of value: Int) -> [Int] {
+    var digits: [Int] = []
+    var rest = value
+    repeat {
+      digits.insert(rest % 10, at: 0)
+      rest /= 10
+    } while rest > 0
+    return digits
+  }
+}

@@ -1,0 +1,98 @@
+/// Turns the scoreboard's state at a moment into one `Frame` per display.
+public enum Renderer {
+  /// The frames of every display, in `spec.displays` order.
+  public static func frames(of board: Scoreboard, at now: Instant) -> [Frame] {
+    board.spec.displays.map { frame(of: board, display: $0, at: now) }
+  }
+
+  /// The frame of one display.
+  public static func frame(of board: Scoreboard, display: DisplayLayout, at now: Instant) -> Frame {
+    var cells = Array(repeating: Segments.blank, count: display.cellCount)
+    for (index, field) in board.spec.fields.enumerated() where field.display == display.name {
+      for (offset, cell) in fieldCells(of: board, field: index, at: now).enumerated() {
+        let position = field.position + offset
+        if cells.indices.contains(position) {
+          cells[position] = cell
+        }
+      }
+    }
+    return Frame(cells: cells, brightness: board.brightness, isBlank: board.isBlanked)
+  }
+
+  /// The cells of one field at `now`: its value, or its entry with the cursor while it
+  /// is being edited, dark while a refused key flashes it.
+  public static func fieldCells(of board: Scoreboard, field index: Int, at now: Instant)
+    -> [Segments]
+  {
+    let field = board.spec.fields[index]
+    let dark = Array(repeating: Segments.blank, count: field.width)
+    if let refusal = board.refusal, refusal.field == index, now < refusal.until {
+      return dark
+    }
+    if let session = board.session, session.field == index {
+      var cells = entryCells(session, field: field)
+      let lit = board.blinkIsLit(at: now, anchor: session.lastActivity)
+      if case .list = session.entry {
+        return board.spec.cursor == .blink && !lit ? dark : cells
+      }
+      let cursor = session.cursorCell(width: field.width)
+      switch board.spec.cursor {
+      case .blink:
+        cells[cursor] = lit ? (cells[cursor] == .blank ? .d : cells[cursor]) : .blank
+      case .dp:
+        if lit {
+          cells[cursor].insert(.dp)
+        }
+      case .none:
+        break
+      }
+      return cells
+    }
+    if let armed = board.resetArmedAt, !board.blinkIsLit(at: now, anchor: armed) {
+      return dark
+    }
+    return valueCells(field, value: board.values[index])
+  }
+
+  /// The cells showing a committed value: numbers right-aligned after placeholder
+  /// cells, list values right-aligned after blank cells.
+  public static func valueCells(_ field: FieldSpec, value: Int) -> [Segments] {
+    switch field.kind {
+    case .number(let format):
+      let digits = EditSession.digits(of: value).map { Optional($0) }
+      return numberCells(digits, width: field.width, placeholder: format.placeholder)
+    case .list:
+      let cells = (try? SegmentFont.cells(for: field.text(of: value))) ?? []
+      return Array(repeating: .blank, count: max(field.width - cells.count, 0))
+        + cells.suffix(field.width)
+    }
+  }
+
+  /// The cells showing an entry being typed: typed digits as they are (leading zeros
+  /// included), cells not yet typed as the placeholder.
+  static func entryCells(_ session: EditSession, field: FieldSpec) -> [Segments] {
+    guard case .number(let format) = field.kind else {
+      return valueCells(field, value: session.pendingValue)
+    }
+    switch session.entry {
+    case .overwrite(let cells, _):
+      return numberCells(cells, width: field.width, placeholder: format.placeholder)
+    case .shift(let digits, _):
+      return numberCells(
+        digits.map { Optional($0) }, width: field.width, placeholder: format.placeholder)
+    case .list(let index):
+      return valueCells(field, value: index)
+    }
+  }
+
+  private static func numberCells(
+    _ digits: [Int?], width: Int, placeholder: NumberFormat.Placeholder
+  )
+    -> [Segments]
+  {
+    let cells = digits.suffix(width).map { digit in
+      digit.map { SegmentFont.segments(for: Character(String($0)))! } ?? placeholder.segments
+    }
+    return Array(repeating: placeholder.segments, count: width - cells.count) + cells
+  }
+}

@@ -1,0 +1,454 @@
+/// The scoreboard's state and behaviour: field values, focus, the edit session,
+/// undo, reset, brightness and blanking.
+///
+/// Pure and deterministic: every call takes the current time, and `nextDeadline(after:)`
+/// says when the state next changes by itself (cursor blink, idle timeout, end of a
+/// refusal flash, end of the reset window), so a caller can sleep until then.
+public struct Scoreboard: Sendable {
+  public let spec: ScoreboardSpec
+  /// The value of each field, in `spec.fields` order (numbers, or list indices).
+  public private(set) var values: [Int]
+  /// The index of the focused field.
+  public private(set) var focus: Int = 0
+  /// The open edit session, if any.
+  public private(set) var session: EditSession?
+  /// 0...15.
+  public private(set) var brightness: Int
+  public private(set) var isBlanked = false
+  /// A refused key flashes this field until `until`.
+  public private(set) var refusal: (field: Int, until: Instant)?
+  /// When the first `reset` press happened, while a second one would reset.
+  public private(set) var resetArmedAt: Instant?
+  /// The committed changes `undo` can revert, most recent last.
+  public private(set) var undoHistory: [[Change]] = []
+
+  /// One field's value before and after a committed change.
+  public struct Change: Hashable, Sendable {
+    public var field: Int
+    public var from: Int
+    public var to: Int
+  }
+
+  /// A scoreboard with every field at its default value.
+  public init(spec: ScoreboardSpec) {
+    self.spec = spec
+    values = spec.fields.map(\.defaultValue)
+    brightness = min(max(spec.brightness, 0), Action.maximumBrightness)
+  }
+
+  /// The current value of the field named `name` as text (`12`, `OT`).
+  public func text(of name: String) -> String? {
+    guard let index = index(of: name) else { return nil }
+    return spec.fields[index].text(of: values[index])
+  }
+
+  /// The index of the field named `name`.
+  public func index(of name: String) -> Int? {
+    spec.fields.firstIndex { $0.name == name }
+  }
+
+  // MARK: - Restoring saved state
+
+  /// Sets values, brightness and blanking from saved state, without events or undo
+  /// entries. Unknown fields and out-of-range values are ignored (the field keeps its
+  /// default); returns the names of the fields that were ignored.
+  @discardableResult
+  public mutating func restore(values saved: [String: String], brightness: Int?, isBlanked: Bool?)
+    -> [String]
+  {
+    var ignored: [String] = []
+    for (name, text) in saved.sorted(by: { $0.key < $1.key }) {
+      guard let index = index(of: name), let value = spec.fields[index].value(parsing: text) else {
+        ignored.append(name)
+        continue
+      }
+      values[index] = value
+    }
+    if let brightness {
+      self.brightness = min(max(brightness, 0), Action.maximumBrightness)
+    }
+    if let isBlanked {
+      self.isBlanked = isBlanked
+    }
+    return ignored
+  }
+
+  // MARK: - Actions
+
+  /// Carries out `action` at time `now` and reports what happened.
+  ///
+  /// Time-driven changes due before `now` (an idle timeout, say) happen first.
+  /// - Throws: `ScoreboardError` for a request that names no field or an invalid value;
+  ///   keys the field's limits refuse are not errors but a `.refused` event.
+  public mutating func perform(_ action: Action, at now: Instant) throws(ScoreboardError)
+    -> [ScoreboardEvent]
+  {
+    var events = advance(to: now)
+    if action != .reset {
+      resetArmedAt = nil
+    }
+    switch action {
+    case .digit(let digit):
+      if session == nil {
+        beginSession(on: focus, at: now, events: &events)
+      }
+      typeDigit(digit, at: now, events: &events)
+    case .backspace:
+      backspace(at: now, events: &events)
+    case .commit:
+      if session != nil {
+        commitSession(at: now, events: &events)
+      }
+    case .cancel:
+      cancelSession(events: &events)
+    case .next:
+      moveFocus(to: (focus + 1) % spec.fields.count, at: now, events: &events)
+    case .previous:
+      moveFocus(to: (focus + spec.fields.count - 1) % spec.fields.count, at: now, events: &events)
+    case .select(let name):
+      moveFocus(to: try fieldIndex(name), at: now, events: &events)
+    case .add(nil, let amount):
+      if session != nil {
+        adjustSession(by: amount, at: now, events: &events)
+      } else {
+        change([(focus, stepped(focus, from: values[focus], by: amount))], events: &events)
+      }
+    case .add(let name?, let amount):
+      let index = try fieldIndex(name)
+      if session?.field == index {
+        cancelSession(events: &events)
+      }
+      change([(index, stepped(index, from: values[index], by: amount))], events: &events)
+    case .set(let name, let text):
+      let index = try fieldIndex(name)
+      let field = spec.fields[index]
+      guard let value = field.value(parsing: text) else {
+        throw ScoreboardError.invalidValue(field: name, value: text, expected: expectation(field))
+      }
+      if session?.field == index {
+        cancelSession(events: &events)
+      }
+      change([(index, value)], events: &events)
+    case .undo:
+      undo(events: &events)
+    case .reset:
+      reset(at: now, events: &events)
+    case .brightness(let change):
+      let level =
+        switch change {
+        case .by(let steps): brightness + steps
+        case .to(let level): level
+        }
+      let clamped = min(max(level, 0), Action.maximumBrightness)
+      if clamped != brightness {
+        brightness = clamped
+        events.append(.brightnessChanged(clamped))
+      }
+    case .blank(let change):
+      let blanked =
+        switch change {
+        case .toggle: !isBlanked
+        case .on: true
+        case .off: false
+        }
+      if blanked != isBlanked {
+        isBlanked = blanked
+        events.append(.blankChanged(blanked))
+      }
+    }
+    return events
+  }
+
+  /// Lets time pass until `now`: an idle edit session is cancelled, a refusal flash
+  /// and an unconfirmed reset expire.
+  public mutating func advance(to now: Instant) -> [ScoreboardEvent] {
+    var events: [ScoreboardEvent] = []
+    if let session, let timeout = spec.editTimeout, now >= session.lastActivity + timeout {
+      cancelSession(events: &events)
+    }
+    if let refusal, now >= refusal.until {
+      self.refusal = nil
+    }
+    if let armed = resetArmedAt, now >= armed + spec.resetWindow {
+      resetArmedAt = nil
+    }
+    return events
+  }
+
+  /// The next moment after `now` at which the state or its rendering changes by
+  /// itself; nil when nothing will change until the next action.
+  public func nextDeadline(after now: Instant) -> Instant? {
+    var deadlines: [Instant] = []
+    if let session {
+      if let timeout = spec.editTimeout {
+        deadlines.append(session.lastActivity + timeout)
+      }
+      if spec.cursor != .none {
+        deadlines.append(nextToggle(after: now, anchor: session.lastActivity))
+      }
+    }
+    if let refusal {
+      deadlines.append(refusal.until)
+    }
+    if let armed = resetArmedAt {
+      deadlines.append(armed + spec.resetWindow)
+      deadlines.append(nextToggle(after: now, anchor: armed))
+    }
+    return deadlines.filter { $0 > now }.min()
+  }
+
+  /// Whether a blink that started at `anchor` is in its lit half at `now`.
+  public func blinkIsLit(at now: Instant, anchor: Instant) -> Bool {
+    let interval = max(spec.blinkInterval.nanoseconds, 1)
+    let elapsed = max(now.nanoseconds - anchor.nanoseconds, 0)
+    return (elapsed / interval) % 2 == 0
+  }
+
+  private func nextToggle(after now: Instant, anchor: Instant) -> Instant {
+    let interval = max(spec.blinkInterval.nanoseconds, 1)
+    let elapsed = max(now.nanoseconds - anchor.nanoseconds, 0)
+    return Instant(nanoseconds: anchor.nanoseconds + (elapsed / interval + 1) * interval)
+  }
+
+  // MARK: - Edit sessions
+
+  private mutating func beginSession(
+    on index: Int, at now: Instant, events: inout [ScoreboardEvent]
+  ) {
+    let field = spec.fields[index]
+    let value = values[index]
+    let entry: EditSession.Entry
+    switch field.kind {
+    case .number(let format):
+      switch format.entry {
+      case .overwrite:
+        let digits = EditSession.digits(of: value)
+        let leading = Array(repeating: Int?.none, count: max(format.digits - digits.count, 0))
+        entry = .overwrite(cells: leading + digits.map { Optional($0) }, cursor: 0)
+      case .shift:
+        entry = .shift(digits: EditSession.digits(of: value), fresh: true)
+      }
+    case .list:
+      entry = .list(index: value)
+    }
+    session = EditSession(field: index, originalValue: value, entry: entry, lastActivity: now)
+    events.append(.editingBegan(field: field.name))
+  }
+
+  private mutating func typeDigit(_ digit: Int, at now: Instant, events: inout [ScoreboardEvent]) {
+    guard var session else { return }
+    let field = spec.fields[session.field]
+    guard case .number(let format) = field.kind else {
+      refuse(session.field, at: now, events: &events)
+      return
+    }
+    session.lastActivity = now
+    switch session.entry {
+    case .overwrite(var cells, let cursor):
+      cells[cursor] = digit
+      let value = EditSession.number(cells.map { $0 ?? 0 })
+      let isLast = cursor == cells.count - 1
+      let commits = isLast && format.commitOnLastDigit
+      guard value <= format.maximum, !commits || value >= format.minimum else {
+        self.session = session
+        refuse(session.field, at: now, events: &events)
+        return
+      }
+      session.entry = .overwrite(cells: cells, cursor: isLast ? cursor : cursor + 1)
+      self.session = session
+      events.append(.editingChanged(field: field.name, text: entryText(session)))
+      if commits {
+        commitSession(at: now, events: &events)
+      }
+    case .shift(let digits, let fresh):
+      var typed = fresh ? [] : digits
+      if typed == [0] {
+        typed = []
+      }
+      typed.append(digit)
+      guard typed.count <= format.digits, EditSession.number(typed) <= format.maximum else {
+        self.session = session
+        refuse(session.field, at: now, events: &events)
+        return
+      }
+      session.entry = .shift(digits: typed, fresh: false)
+      self.session = session
+      events.append(.editingChanged(field: field.name, text: entryText(session)))
+    case .list:
+      break
+    }
+  }
+
+  private mutating func backspace(at now: Instant, events: inout [ScoreboardEvent]) {
+    guard var session else { return }
+    session.lastActivity = now
+    switch session.entry {
+    case .overwrite(let cells, let cursor):
+      session.entry = .overwrite(cells: cells, cursor: max(cursor - 1, 0))
+    case .shift(let digits, _):
+      session.entry = .shift(digits: Array(digits.dropLast()), fresh: false)
+    case .list:
+      break
+    }
+    self.session = session
+    events.append(
+      .editingChanged(field: spec.fields[session.field].name, text: entryText(session)))
+  }
+
+  /// Steps the entry of the open session by `amount` (up/down while editing).
+  private mutating func adjustSession(
+    by amount: Int, at now: Instant, events: inout [ScoreboardEvent]
+  ) {
+    guard var session else { return }
+    let field = spec.fields[session.field]
+    let value = stepped(session.field, from: session.pendingValue, by: amount)
+    switch field.kind {
+    case .number(let format):
+      switch format.entry {
+      case .overwrite:
+        let digits = EditSession.digits(of: value)
+        let leading = Array(repeating: Int?.none, count: max(format.digits - digits.count, 0))
+        session.entry = .overwrite(cells: leading + digits.map { Optional($0) }, cursor: 0)
+      case .shift:
+        session.entry = .shift(digits: EditSession.digits(of: value), fresh: true)
+      }
+    case .list:
+      session.entry = .list(index: value)
+    }
+    session.lastActivity = now
+    self.session = session
+    events.append(.editingChanged(field: field.name, text: entryText(session)))
+  }
+
+  private mutating func commitSession(at now: Instant, events: inout [ScoreboardEvent]) {
+    guard let session else { return }
+    let field = spec.fields[session.field]
+    let value = session.pendingValue
+    guard field.valueRange.contains(value) else {
+      refuse(session.field, at: now, events: &events)
+      return
+    }
+    self.session = nil
+    events.append(.editingEnded(field: field.name, committed: true))
+    change([(session.field, value)], events: &events)
+  }
+
+  private mutating func cancelSession(events: inout [ScoreboardEvent]) {
+    guard let session else { return }
+    self.session = nil
+    events.append(.editingEnded(field: spec.fields[session.field].name, committed: false))
+  }
+
+  /// Ends the open session (committing it) and opens one on `index`. A session whose
+  /// entry cannot be committed stays open, and the focus stays.
+  private mutating func moveFocus(to index: Int, at now: Instant, events: inout [ScoreboardEvent]) {
+    if session != nil {
+      commitSession(at: now, events: &events)
+      if session != nil {
+        return
+      }
+    }
+    if index != focus {
+      focus = index
+      events.append(.focusChanged(field: spec.fields[index].name))
+    }
+    beginSession(on: index, at: now, events: &events)
+  }
+
+  private mutating func refuse(_ index: Int, at now: Instant, events: inout [ScoreboardEvent]) {
+    refusal = (index, now + spec.refusalFlash)
+    events.append(.refused(field: spec.fields[index].name))
+  }
+
+  // MARK: - Committed changes
+
+  /// Applies new values as one undoable change, reporting each field that changed.
+  private mutating func change(
+    _ updates: [(field: Int, value: Int)], events: inout [ScoreboardEvent]
+  ) {
+    var changes: [Change] = []
+    for update in updates where values[update.field] != update.value {
+      changes.append(Change(field: update.field, from: values[update.field], to: update.value))
+      values[update.field] = update.value
+      events.append(
+        .valueChanged(
+          field: spec.fields[update.field].name, from: changes.last!.from, to: update.value))
+    }
+    guard !changes.isEmpty else { return }
+    undoHistory.append(changes)
+    if undoHistory.count > spec.undoDepth {
+      undoHistory.removeFirst(undoHistory.count - spec.undoDepth)
+    }
+  }
+
+  /// Cancels an open edit session; with none open, reverts the last committed change.
+  private mutating func undo(events: inout [ScoreboardEvent]) {
+    if session != nil {
+      cancelSession(events: &events)
+      return
+    }
+    guard let last = undoHistory.popLast() else { return }
+    for change in last.reversed() {
+      values[change.field] = change.from
+      events.append(
+        .valueChanged(field: spec.fields[change.field].name, from: change.to, to: change.from))
+    }
+  }
+
+  private mutating func reset(at now: Instant, events: inout [ScoreboardEvent]) {
+    guard let armed = resetArmedAt, now < armed + spec.resetWindow else {
+      resetArmedAt = now
+      events.append(.resetArmed)
+      return
+    }
+    resetArmedAt = nil
+    cancelSession(events: &events)
+    change(spec.fields.indices.map { ($0, spec.fields[$0].defaultValue) }, events: &events)
+  }
+
+  /// `value` moved by `amount`: numbers clamped to their limits, list indices wrapped.
+  private func stepped(_ index: Int, from value: Int, by amount: Int) -> Int {
+    let field = spec.fields[index]
+    switch field.kind {
+    case .number(let format):
+      return min(max(value + amount, format.minimum), format.maximum)
+    case .list(let values):
+      let count = values.count
+      return ((value + amount) % count + count) % count
+    }
+  }
+
+  private func fieldIndex(_ name: String) throws(ScoreboardError) -> Int {
+    guard let index = index(of: name) else {
+      throw ScoreboardError.unknownField(name, known: spec.fields.map(\.name))
+    }
+    return index
+  }
+
+  private func expectation(_ field: FieldSpec) -> String {
+    switch field.kind {
+    case .number(let format): "a number from \(format.minimum) to \(format.maximum)"
+    case .list(let values): "one of " + values.joined(separator: " ")
+    }
+  }
+
+  /// What the field of `session` shows while being edited (placeholder cells as spaces).
+  func entryText(_ session: EditSession) -> String {
+    SegmentFont.text(for: Renderer.entryCells(session, field: spec.fields[session.field]))
+  }
+}
+
+/// A request the scoreboard cannot carry out.
+public enum ScoreboardError: Error, Hashable, Sendable, CustomStringConvertible {
+  case unknownField(String, known: [String])
+  case invalidValue(field: String, value: String, expected: String)
+
+  public var description: String {
+    switch self {
+    case .unknownField(let name, let known):
+      "no field named '\(name)' (fields: \(known.joined(separator: ", ")))"
+    case .invalidValue(let field, let value, let expected):
+      "'\(value)' is not a value of \(field): expected \(expected)"
+    }
+  }
+}

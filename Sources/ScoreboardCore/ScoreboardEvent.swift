@@ -1,0 +1,21 @@
+/// Something that happened to the scoreboard, reported by `Scoreboard.perform` and
+/// `Scoreboard.advance` for logs, persistence and control-socket watchers.
+public enum ScoreboardEvent: Hashable, Sendable {
+  /// An edit session opened on a field.
+  case editingBegan(field: String)
+  /// The typed entry changed; `text` is what the field shows now.
+  case editingChanged(field: String, text: String)
+  /// The edit session ended: committed (the value may be unchanged) or cancelled.
+  case editingEnded(field: String, committed: Bool)
+  /// A field's value changed (on commit, a direct action, undo or reset only).
+  /// Values are numbers, or indices into a list field's values.
+  case valueChanged(field: String, from: Int, to: Int)
+  /// A key was refused because the result would break the field's limits.
+  case refused(field: String)
+  /// The focus moved to another field.
+  case focusChanged(field: String)
+  case brightnessChanged(Int)
+  case blankChanged(Bool)
+  /// A first `reset` press: a second one within the reset window resets.
+  case resetArmed
+}

@@ -1,0 +1,73 @@
+import ScoreboardCore
+import Testing
+
+@Suite struct ActionTests {
+  @Test(arguments: [
+    ("digit 7", Action.digit(7)),
+    ("backspace", .backspace), ("commit", .commit), ("cancel", .cancel),
+    ("next", .next), ("previous", .previous), ("select home", .select(field: "home")),
+    ("add +1", .add(field: nil, amount: 1)), ("add away -2", .add(field: "away", amount: -2)),
+    ("add home 3", .add(field: "home", amount: 3)),
+    ("up", .add(field: nil, amount: 1)), ("down", .add(field: nil, amount: -1)),
+    ("set period OT", .set(field: "period", value: "OT")), ("undo", .undo), ("reset", .reset),
+    ("brightness up", .brightness(.by(1))), ("brightness -3", .brightness(.by(-3))),
+    ("brightness 12", .brightness(.to(12))), ("blank", .blank(.toggle)),
+    ("blank on", .blank(.on)), ("BLANK off", .blank(.off)), ("  digit\t0 ", .digit(0)),
+  ])
+  func parses(text: String, action: Action) throws {
+    #expect(try Action(parsing: text) == action)
+    #expect(try Action(parsing: action.description) == action, "the description parses back")
+  }
+
+  @Test(arguments: [
+    ("", "expected an action, found nothing"),
+    ("digit 10", "'digit' takes one digit 0-9, as in 'digit 7'"),
+    ("digit", "'digit' takes one digit 0-9, as in 'digit 7'"),
+    ("commit now", "'commit' takes no argument"),
+    ("add home", "'add' takes an optional field and a signed amount, as in 'add home +1'"),
+    ("set home", "'set' takes a field and a value, as in 'set home 12'"),
+    ("brightness 16", "'brightness' takes up, down, +N, -N or a level 0-15"),
+    ("blank maybe", "'blank' takes nothing, on, off or toggle"),
+  ])
+  func rejects(text: String, message: String) {
+    #expect(throws: ActionSyntaxError(description: message)) {
+      try Action(parsing: text)
+    }
+  }
+
+  @Test func unknownActionsListTheKnownOnes() {
+    #expect {
+      try Action(parsing: "explode")
+    } throws: { error in
+      (error as? ActionSyntaxError)?.description.hasPrefix(
+        "unknown action 'explode'; expected one of: digit 0-9") == true
+    }
+  }
+}
+
+@Suite struct KeyTests {
+  @Test(
+    arguments: [
+      ("KEY_KP7", 71), ("KEY_KPENTER", 96), ("KEY_NUMLOCK", 69), ("KEY_BACKSPACE", 14),
+      ("KEY_ESC", 1), ("BTN_0", 0x100),
+    ] as [(String, UInt16)])
+  func kernelNamesHaveTheirCodes(name: String, code: UInt16) {
+    #expect(KeyCode(name: name)?.rawValue == code)
+    #expect(KeyCode(rawValue: code).name == name)
+  }
+
+  @Test func keysParseWithAShiftPrefix() {
+    #expect(Key(parsing: "shift+KEY_TAB") == Key("KEY_TAB", shift: true))
+    #expect(Key(parsing: "KEY_KP7") == Key("KEY_KP7"))
+    #expect(Key(parsing: "KEY_KP_7") == nil)
+  }
+
+  @Test func keymapsActOnPressAndRepeatOnly() {
+    let keymap = Keymap(name: "pad", bindings: [Key("KEY_KP1"): .digit(1)])
+    let press = KeyEvent(keypad: "pad", key: Key("KEY_KP1"), kind: .press, time: .zero)
+    var release = press
+    release.kind = .release
+    #expect(keymap.action(for: press) == .digit(1))
+    #expect(keymap.action(for: release) == nil)
+  }
+}
