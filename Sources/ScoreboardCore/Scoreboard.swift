@@ -47,6 +47,16 @@ public struct Scoreboard: Sendable {
     spec.fields.firstIndex { $0.name == name }
   }
 
+  /// The board with no edit open and nothing flashing or armed: what a display should
+  /// keep showing when the daemon stops.
+  public var settled: Scoreboard {
+    var board = self
+    board.session = nil
+    board.refusal = nil
+    board.resetArmedAt = nil
+    return board
+  }
+
   // MARK: - Restoring saved state
 
   /// Sets values, brightness and blanking from saved state, without events or undo

@@ -1,1 +1,4 @@
-print("scoreboardd")
+@preconcurrency import Glibc
+import ScoreboardDaemon
+
+exit(CommandLineInterface.run(arguments: Array(CommandLine.arguments.dropFirst())).rawValue)

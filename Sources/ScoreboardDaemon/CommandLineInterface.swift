@@ -1,0 +1,129 @@
+import LinuxIO
+import ScoreboardConfig
+
+/// `scoreboardd`'s command line: what it asks for, and the exit code it ends with.
+public enum CommandLineInterface {
+  /// The version `--version` prints.
+  public static let version = "0.1.0"
+
+  static let usage = """
+    Usage: scoreboardd [--config FILE]
+           scoreboardd --check-config FILE
+           scoreboardd --version | --help
+
+    Runs a seven-segment scoreboard: keypads in, displays out, as the configuration
+    file says (default \(ConfigurationFile.defaultPath)).
+
+    Options:
+      -c, --config FILE        run with this configuration file
+          --check-config FILE  validate FILE without touching any device; exit 0 when
+                               it is valid, 78 with every error otherwise
+      -V, --version            print the version and exit
+      -h, --help               print this help and exit
+
+    Exit codes: 0 stopped by SIGTERM/SIGINT, 64 usage, 69 a device is missing,
+    74 a device failed, 78 configuration error.
+    """
+
+  /// What the command line asks for.
+  enum Request: Equatable {
+    case run(configuration: String)
+    case check(configuration: String)
+    case version
+    case help
+  }
+
+  /// Parses the arguments (without the program name).
+  static func parse(_ arguments: [String]) throws(DaemonError) -> Request {
+    var configuration: String?
+    var check: String?
+    var request: Request?
+    var remaining = arguments[...]
+    func value(of option: String) throws(DaemonError) -> String {
+      guard let value = remaining.popFirst(), !value.hasPrefix("-") || value == "-" else {
+        throw DaemonError("\(option) needs a file name", exitCode: .usage)
+      }
+      return value
+    }
+    while let argument = remaining.popFirst() {
+      var option = argument
+      var inlineValue: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        option = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      switch option {
+      case "-c", "--config":
+        configuration = try inlineValue ?? value(of: option)
+      case "--check-config":
+        check = try inlineValue ?? value(of: option)
+      case "-V", "--version":
+        request = .version
+      case "-h", "--help":
+        request = .help
+      default:
+        throw DaemonError("unknown argument '\(argument)'", exitCode: .usage)
+      }
+    }
+    if let request {
+      return request
+    }
+    if let check {
+      guard configuration == nil else {
+        throw DaemonError("--check-config and --config cannot be combined", exitCode: .usage)
+      }
+      return .check(configuration: check)
+    }
+    return .run(configuration: configuration ?? ConfigurationFile.defaultPath)
+  }
+
+  /// Carries out the command line and returns the exit code.
+  public static func run(arguments: [String]) -> ExitCode {
+    let errorOutput = FileDescriptor.standardError
+    let request: Request
+    do {
+      request = try parse(arguments)
+    } catch {
+      write("scoreboardd: \(error)\nTry 'scoreboardd --help'.\n", to: errorOutput)
+      return error.exitCode
+    }
+    switch request {
+    case .help:
+      write(usage + "\n", to: .standardOutput)
+      return .success
+    case .version:
+      write("scoreboardd \(version)\n", to: .standardOutput)
+      return .success
+    case .check(let path):
+      do {
+        let configuration = try ConfigurationFile.load(path)
+        write(
+          "\(path): valid (\(configuration.scoreboard.fields.count) fields, "
+            + "\(configuration.displays.count) displays, \(configuration.keypads.count) keypads)\n",
+          to: .standardOutput)
+        return .success
+      } catch {
+        write(error.message + "\n", to: errorOutput)
+        return error.exitCode
+      }
+    case .run(let path):
+      let logger = Logger(output: errorOutput, minimumLevel: .info, style: .automatic(for: errorOutput))
+      do {
+        let configuration = try ConfigurationFile.load(path)
+        logger.minimumLevel = LogLevel(configuration.logLevel)
+        let daemon = try Daemon(configuration: configuration, logger: logger)
+        try daemon.run()
+        return .success
+      } catch {
+        for line in error.message.split(separator: "\n") {
+          logger.log(.error, String(line))
+        }
+        return error.exitCode
+      }
+    }
+  }
+
+  private static func write(_ text: String, to output: FileDescriptor) {
+    try? output.writeAll(Array(text.utf8))
+  }
+}

@@ -1,0 +1,215 @@
+@preconcurrency import Glibc
+import LinuxIO
+import ScoreboardConfig
+import ScoreboardCore
+import ScoreboardDrivers
+
+/// The running scoreboard: keypads in, the model in the middle, displays out, all on
+/// one thread around one `poll()`.
+///
+/// The loop sleeps until a descriptor is ready or the model's next deadline (cursor
+/// blink, idle timeout) comes; an idle scoreboard makes no wakeups at all.
+public final class Daemon {
+  private let configuration: Configuration
+  private let logger: Logger
+  private var board: Scoreboard
+  private let loop = PollLoop()
+  private let signals: SignalQueue
+  private var outputs: [DisplayOutput] = []
+  private var inputs: [KeypadInput] = []
+  private var stopRequested = false
+
+  /// A display and the last frame it was given.
+  private struct DisplayOutput {
+    let layout: DisplayLayout
+    let display: any SegmentDisplay
+    var shown: Frame?
+  }
+
+  /// A keypad and the keymap its keys go through.
+  private struct KeypadInput {
+    let keypad: any Keypad
+    let keymap: Keymap
+  }
+
+  /// Opens every display and keypad of `configuration`.
+  ///
+  /// - Throws: `DaemonError` when a device cannot be opened; whatever was opened is
+  ///   closed again.
+  public init(configuration: Configuration, logger: Logger) throws(DaemonError) {
+    self.configuration = configuration
+    self.logger = logger
+    board = Scoreboard(spec: configuration.scoreboard)
+    do {
+      signals = try SignalQueue(signals: [SIGINT, SIGTERM, SIGHUP])
+    } catch {
+      throw DaemonError("cannot set up signal handling: \(error)", exitCode: .software)
+    }
+    do {
+      for display in configuration.displays {
+        let layout = DisplayLayout(name: display.name, cellCount: display.cellCount)
+        outputs.append(
+          DisplayOutput(
+            layout: layout, display: try DriverFactory.display(display, spec: configuration.scoreboard),
+            shown: nil))
+      }
+      for keypad in configuration.keypads {
+        inputs.append(KeypadInput(keypad: try DriverFactory.keypad(keypad), keymap: keypad.keymap))
+      }
+    } catch {
+      closeDevices(finalFrames: false)
+      throw error
+    }
+  }
+
+  /// Runs until SIGINT or SIGTERM, then shows the final frame and closes every device.
+  public func run() throws(DaemonError) {
+    defer { closeDevices(finalFrames: true) }
+    loop.watch(signals.fileDescriptor, for: .readable) { [unowned self] _ in
+      self.handleSignals()
+    }
+    for input in inputs {
+      watch(input)
+    }
+    logger.log(
+      .info,
+      "started: \(configuration.scoreboard.fields.count) fields, \(outputs.count) displays, "
+        + "\(inputs.count) keypads")
+
+    while !stopRequested {
+      let now = Self.now()
+      report(board.advance(to: now), source: nil)
+      showFrames(at: now)
+      let timeout = board.nextDeadline(after: now).map { deadline in
+        max(deadline - Self.now(), .zero)
+      }
+      do {
+        try loop.runOnce(timeout: timeout)
+      } catch {
+        throw DaemonError("poll failed: \(error)", exitCode: .software)
+      }
+    }
+    logger.log(.info, "stopping")
+  }
+
+  private func watch(_ input: KeypadInput) {
+    loop.watch(input.keypad.fileDescriptor, for: .readable) { [unowned self] _ in
+      self.readKeys(from: input)
+    }
+  }
+
+  private func readKeys(from input: KeypadInput) {
+    let events: [KeyEvent]
+    do {
+      events = try input.keypad.readEvents(at: Self.now())
+    } catch {
+      logger.log(.warning, "keypad \(input.keypad.name): \(error); no longer reading it")
+      loop.unwatch(input.keypad.fileDescriptor)
+      input.keypad.close()
+      return
+    }
+    for event in events {
+      guard let action = input.keymap.action(for: event) else {
+        if event.kind == .press {
+          logger.log(.debug, "keypad \(event.keypad): \(event.key) is not mapped")
+        }
+        continue
+      }
+      logger.log(.debug, "keypad \(event.keypad): \(event.key) -> \(action)")
+      perform(action, at: event.time, source: "keypad \(event.keypad)")
+    }
+  }
+
+  private func perform(_ action: Action, at time: Instant, source: String) {
+    do {
+      report(try board.perform(action, at: max(time, Self.now())), source: source)
+    } catch {
+      logger.log(.warning, "\(source): \(action): \(error)")
+    }
+  }
+
+  /// Logs what changed: committed values at info level, the rest at debug level.
+  private func report(_ events: [ScoreboardEvent], source: String?) {
+    let origin = source.map { " (\($0))" } ?? ""
+    for event in events {
+      switch event {
+      case .valueChanged(let name, let from, let to):
+        guard let field = configuration.scoreboard.field(named: name) else { continue }
+        logger.log(.info, "\(name): \(field.text(of: from)) -> \(field.text(of: to))\(origin)")
+      case .brightnessChanged(let level):
+        logger.log(.info, "brightness \(level)\(origin)")
+      case .blankChanged(let blanked):
+        logger.log(.info, blanked ? "blanked\(origin)" : "unblanked\(origin)")
+      case .resetArmed:
+        logger.log(.notice, "reset armed: press reset again to reset every field\(origin)")
+      case .refused(let name):
+        logger.log(.debug, "\(name): key refused (outside the field's limits)")
+      case .editingBegan(let name):
+        logger.log(.debug, "\(name): editing")
+      case .editingChanged(let name, let text):
+        logger.log(.debug, "\(name): entry \"\(text)\"")
+      case .editingEnded(let name, let committed):
+        logger.log(.debug, "\(name): editing \(committed ? "committed" : "cancelled")")
+      case .focusChanged(let name):
+        logger.log(.debug, "focus on \(name)")
+      }
+    }
+  }
+
+  /// Gives each display its frame for `now`, when it differs from the last one shown.
+  private func showFrames(at now: Instant) {
+    for index in outputs.indices {
+      let frame = Renderer.frame(of: board, display: outputs[index].layout, at: now)
+      guard frame != outputs[index].shown else { continue }
+      do {
+        try outputs[index].display.show(frame)
+        outputs[index].shown = frame
+      } catch {
+        logger.log(.error, "display \(outputs[index].display.name): \(error)")
+      }
+    }
+  }
+
+  private func handleSignals() {
+    let received: [CInt]
+    do {
+      received = try signals.readSignals()
+    } catch {
+      logger.log(.error, "reading signals: \(error)")
+      return
+    }
+    for signal in received {
+      switch signal {
+      case SIGINT, SIGTERM:
+        logger.log(.info, signal == SIGINT ? "interrupted" : "terminated")
+        stopRequested = true
+      case SIGHUP:
+        logger.log(
+          .warning, "SIGHUP: reloading the configuration is not supported yet; restart to apply changes")
+      default:
+        break
+      }
+    }
+  }
+
+  private var closed = false
+
+  /// Shows the final frames (when asked) and closes every device, once.
+  private func closeDevices(finalFrames: Bool) {
+    guard !closed else { return }
+    closed = true
+    let now = Self.now()
+    let settled = board.settled
+    for output in outputs {
+      let frame = finalFrames ? Renderer.frame(of: settled, display: output.layout, at: now) : nil
+      output.display.shutdown(showing: frame)
+    }
+    for input in inputs {
+      input.keypad.close()
+    }
+  }
+
+  private static func now() -> Instant {
+    Instant(nanoseconds: MonotonicClock.now())
+  }
+}

@@ -1,0 +1,58 @@
+import Testing
+
+@Suite struct CommandLineTests {
+  static let repository: String = {
+    let file = #filePath
+    var parts = file.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)  // Tests/IntegrationTests/CommandLineTests.swift
+    return parts.joined(separator: "/")
+  }()
+
+  @Test(arguments: ["Config/demo.conf", "Config/scoreboardd.conf"])
+  func shippedConfigurationsAreValid(path: String) throws {
+    let daemon = try DaemonProcess(arguments: ["--check-config", Self.repository + "/" + path])
+    #expect(daemon.waitForLine { $0.contains(": valid (") } != nil)
+    #expect(daemon.waitForExit() == 0, "\(daemon.stderrText)")
+  }
+
+  @Test func anInvalidConfigurationExits78WithEveryError() throws {
+    let path = try temporaryFile(
+      named: "bad.conf",
+      contents: """
+        [display main]
+        driver = terminal
+        digits = 4
+
+        [field home]
+        position = 1
+        digits = ten
+        colour = red
+        """)
+    let daemon = try DaemonProcess(arguments: ["--check-config", path])
+    #expect(daemon.waitForExit() == 78)
+    #expect(daemon.stderrText.contains("bad.conf:7: [field home] digits:"), "\(daemon.stderrText)")
+    #expect(daemon.stderrText.contains("bad.conf:8: [field home] colour:"), "\(daemon.stderrText)")
+  }
+
+  @Test func aMissingConfigurationFileExits78() throws {
+    let daemon = try DaemonProcess(arguments: ["--config", "/nonexistent/scoreboardd.conf"])
+    #expect(daemon.waitForExit() == 78)
+    #expect(daemon.stderrText.contains("/nonexistent/scoreboardd.conf"), "\(daemon.stderrText)")
+  }
+
+  @Test(arguments: [["--frobnicate"], ["--config"], ["--check-config", "a", "--config", "b"]])
+  func usageErrorsExit64(arguments: [String]) throws {
+    let daemon = try DaemonProcess(arguments: arguments)
+    #expect(daemon.waitForExit() == 64)
+    #expect(daemon.stderrText.contains("Try 'scoreboardd --help'"))
+  }
+
+  @Test func versionAndHelp() throws {
+    let version = try DaemonProcess(arguments: ["--version"])
+    #expect(version.waitForLine { $0.hasPrefix("scoreboardd ") } != nil)
+    #expect(version.waitForExit() == 0)
+    let help = try DaemonProcess(arguments: ["--help"])
+    #expect(help.waitForLine { $0.contains("--check-config FILE") } != nil)
+    #expect(help.waitForExit() == 0)
+  }
+}

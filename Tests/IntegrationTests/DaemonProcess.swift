@@ -1,0 +1,173 @@
+@preconcurrency import Glibc
+
+/// The real `scoreboardd` binary, started by a test with its standard output and
+/// standard error on pipes.
+final class DaemonProcess {
+  let pid: pid_t
+  private let stdoutFD: CInt
+  private let stderrFD: CInt
+  private var stdoutBuffer: [UInt8] = []
+  private(set) var stderrText = ""
+  private var exitStatus: CInt?
+
+  /// The folder of the built products: the test bundle lives beside the binaries.
+  static var productsFolder: String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    precondition(length > 0, "cannot read /proc/self/exe")
+    let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var folder = path[..<(path.lastIndex(of: "/") ?? path.endIndex)]
+    // swift-testing runs from `<products>/scoreboarddPackageTests.xctest`.
+    while folder.hasSuffix(".xctest") || folder.contains(".xctest/") {
+      folder = folder[..<(folder.lastIndex(of: "/") ?? folder.endIndex)]
+    }
+    return String(folder)
+  }
+
+  static var binary: String { productsFolder + "/scoreboardd" }
+
+  /// Starts `scoreboardd` with `arguments`; standard input is /dev/null.
+  init(arguments: [String], environment: [String: String] = [:]) throws {
+    var outPipe: [CInt] = [0, 0]
+    var errPipe: [CInt] = [0, 0]
+    guard pipe2(&outPipe, O_CLOEXEC) == 0, pipe2(&errPipe, O_CLOEXEC) == 0 else {
+      throw SpawnError(message: "pipe failed: errno \(errno)")
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+
+    let argv = ([Self.binary] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var merged: [String: String] = [:]
+    for key in ["PATH", "HOME", "LANG"] {
+      if let value = getenv(key) {
+        merged[key] = String(cString: value)
+      }
+    }
+    merged.merge(environment) { _, new in new }
+    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { envp.forEach { free($0) } }
+
+    var child: pid_t = 0
+    let result = posix_spawn(&child, Self.binary, &actions, nil, argv, envp)
+    close(outPipe[1])
+    close(errPipe[1])
+    guard result == 0 else {
+      close(outPipe[0])
+      close(errPipe[0])
+      throw SpawnError(message: "posix_spawn \(Self.binary) failed: \(result)")
+    }
+    pid = child
+    stdoutFD = outPipe[0]
+    stderrFD = errPipe[0]
+  }
+
+  deinit {
+    if exitStatus == nil {
+      kill(pid, SIGKILL)
+      var status: CInt = 0
+      waitpid(pid, &status, 0)
+    }
+    close(stdoutFD)
+    close(stderrFD)
+  }
+
+  /// Reads standard output until a whole line satisfies `predicate`; returns it, or nil
+  /// after `timeout` seconds or at end of output. Lines before it are consumed.
+  func waitForLine(timeout: Double = 10, where predicate: (String) -> Bool) -> String? {
+    let deadline = Self.now() + timeout
+    while true {
+      while let newline = stdoutBuffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: stdoutBuffer[..<newline], as: UTF8.self)
+        stdoutBuffer.removeSubrange(...newline)
+        if predicate(line) {
+          return line
+        }
+      }
+      let remaining = deadline - Self.now()
+      guard remaining > 0, readAvailable(timeout: remaining) else { return nil }
+    }
+  }
+
+  /// Waits for the process to exit and returns its exit code (128 + signal if killed).
+  func waitForExit(timeout: Double = 10) -> CInt? {
+    if let exitStatus { return exitStatus }
+    let deadline = Self.now() + timeout
+    while Self.now() < deadline {
+      var status: CInt = 0
+      let result = waitpid(pid, &status, WNOHANG)
+      if result == pid {
+        drainStderr()
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        exitStatus = code
+        return code
+      }
+      usleep(10_000)
+    }
+    return nil
+  }
+
+  func send(signal: CInt) {
+    kill(pid, signal)
+  }
+
+  private func readAvailable(timeout: Double) -> Bool {
+    var fds = [
+      pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0),
+    ]
+    let ready = poll(&fds, 2, CInt(min(timeout, 1) * 1000) + 1)
+    guard ready >= 0 else { return false }
+    if fds[1].revents != 0 {
+      drainStderr(once: true)
+    }
+    if fds[0].revents != 0 {
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      let count = read(stdoutFD, &chunk, chunk.count)
+      if count <= 0 { return false }
+      stdoutBuffer += chunk[0..<count]
+    }
+    return true
+  }
+
+  private func drainStderr(once: Bool = false) {
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    repeat {
+      var fd = pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)
+      guard poll(&fd, 1, 0) > 0 else { return }
+      let count = read(stderrFD, &chunk, chunk.count)
+      guard count > 0 else { return }
+      stderrText += String(decoding: chunk[0..<count], as: UTF8.self)
+    } while !once
+  }
+
+  private static func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+}
+
+struct SpawnError: Error, CustomStringConvertible {
+  var message: String
+  var description: String { message }
+}
+
+/// Writes `text` to a file in a fresh temporary folder and returns its path.
+func temporaryFile(named name: String, contents: String) throws -> String {
+  var template = Array("/tmp/scoreboardd-test-XXXXXX".utf8CString)
+  guard let folder = mkdtemp(&template) else {
+    throw SpawnError(message: "mkdtemp failed: errno \(errno)")
+  }
+  let path = String(cString: folder) + "/" + name
+  guard let file = fopen(path, "w") else {
+    throw SpawnError(message: "cannot create \(path)")
+  }
+  fputs(contents, file)
+  fclose(file)
+  return path
+}
