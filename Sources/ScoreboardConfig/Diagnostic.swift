@@ -1,0 +1,41 @@
+/// One problem in a configuration file, located by file, line, section and key.
+///
+/// Its text reads `FILE:LINE: [section] key: message`; the section and key are left out
+/// when the problem has none.
+public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+  /// The file's path, as given to `Configuration.parse(_:path:)`.
+  public var file: String
+  /// The line, from 1.
+  public var line: Int
+  /// The section's title without brackets (`field home`), if the problem is in one.
+  public var section: String?
+  /// The key, if the problem is in one key's value.
+  public var key: String?
+  /// What was expected and what was found.
+  public var message: String
+
+  /// Creates a diagnostic.
+  public init(file: String, line: Int, section: String? = nil, key: String? = nil, message: String)
+  {
+    self.file = file
+    self.line = line
+    self.section = section
+    self.key = key
+    self.message = message
+  }
+
+  /// The diagnostic as one line: `demo.conf:12: [field home] digits: expected ...`.
+  public var description: String {
+    var location = "\(file):\(line):"
+    if let section {
+      location += " [\(section)]"
+      if let key {
+        location += " \(key)"
+      }
+      location += ":"
+    } else if let key {
+      location += " \(key):"
+    }
+    return location + " " + message
+  }
+}

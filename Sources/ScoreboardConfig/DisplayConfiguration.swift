@@ -1,0 +1,19 @@
+/// A configured display: a `[display NAME]` section.
+public struct DisplayConfiguration: Hashable, Sendable {
+  /// The display's name, as fields refer to it (`main`).
+  public var name: String
+  /// The line of the section header, for messages about the display.
+  public var line: Int
+  /// The number of seven-segment cells (`digits`).
+  public var cellCount: Int
+  /// The driver that shows the display's frames, with its options.
+  public var driver: DisplayDriver
+
+  /// Creates a display configuration.
+  public init(name: String, line: Int, cellCount: Int, driver: DisplayDriver) {
+    self.name = name
+    self.line = line
+    self.cellCount = cellCount
+    self.driver = driver
+  }
+}

@@ -1,0 +1,141 @@
+import ScoreboardCore
+
+/// Reads a `[field NAME]` section: where the field is shown and what it holds, a number or
+/// one of a list of values.
+struct FieldSectionParser {
+  /// A field read without error, with where its position was given, for the checks that
+  /// compare fields.
+  struct Field {
+    var spec: FieldSpec
+    /// The section's title, for messages.
+    var section: String
+    /// The line of `position`.
+    var positionLine: Int
+  }
+
+  /// The section's keys.
+  static let keys = [
+    "label", "display", "position", "digits", "values", "min", "max", "placeholder", "entry",
+    "commit-on-last-digit", "default",
+  ]
+
+  /// The keys only number fields have.
+  static let numberKeys = ["min", "max", "placeholder", "entry", "commit-on-last-digit"]
+
+  /// What a field holds and how wide it is.
+  private struct Content {
+    var kind: FieldSpec.Kind
+    var width: Int
+    /// The value at first start and after a reset (a list field's: an index).
+    var defaultValue: Int
+  }
+
+  /// The displays read without error, by name.
+  var displays: [String: DisplayConfiguration]
+  /// The names of every `[display NAME]` section, including those with errors.
+  var displayNames: [String]
+
+  /// The field, or nil when something in the section is wrong.
+  func parse(name: String, reader: inout SectionReader) -> Field? {
+    reader.reportUnknownKeys(known: Self.keys)
+    reader.require("position")
+    let label = reader.text("label", expected: "a label") ?? name.uppercased()
+    let display = displayName(reader: &reader)
+    let position = reader.integer("position", in: 1...DisplaySectionParser.maximumCellCount)
+    let digits = reader.integer("digits", in: 1...NumberFormat.maximumDigits)
+    let content =
+      reader.entry("values") == nil
+      ? numberContent(digits: digits, reader: &reader)
+      : listContent(digits: digits, reader: &reader)
+    guard !reader.hasErrors, let display, let position, let content else { return nil }
+    let spec = FieldSpec(
+      name: name, label: label, display: display, position: position - 1, width: content.width,
+      kind: content.kind, defaultValue: content.defaultValue)
+    if let layout = displays[display], spec.cells.upperBound > layout.cellCount {
+      let cells = Listing.cells(position...(position + content.width - 1))
+      reader.report(
+        "field needs \(cells), but display '\(display)' has \(layout.cellCount) digits",
+        key: "position")
+      return nil
+    }
+    return Field(
+      spec: spec, section: reader.section.title, positionLine: reader.line(of: "position"))
+  }
+
+  /// The display the field is on: the one named, or the only one there is.
+  private func displayName(reader: inout SectionReader) -> String? {
+    if let name = reader.text("display", expected: "the name of a [display NAME] section") {
+      guard displayNames.contains(name) else {
+        reader.report(
+          NameSuggestion.unknownNameMessage(kind: .display, name: name, known: displayNames),
+          key: "display")
+        return nil
+      }
+      return name
+    }
+    if displayNames.count > 1 {
+      reader.report(
+        "missing required key 'display'; there is more than one display: "
+          + Listing.joined(displayNames, conjunction: "and"))
+    }
+    return displayNames.count == 1 ? displayNames[0] : nil
+  }
+
+  /// A number field's format and width, from `digits` and the number keys.
+  private func numberContent(digits: Int?, reader: inout SectionReader) -> Content? {
+    reader.require("digits")
+    let placeholder: NumberFormat.Placeholder? = reader.choice("placeholder")
+    let entry: NumberFormat.EntryMode? = reader.choice("entry")
+    let commitOnLastDigit = reader.boolean("commit-on-last-digit")
+    guard let digits else { return nil }
+    let largest = NumberFormat.largest(digits: digits)
+    let minimum = reader.integer("min", in: 0...largest) ?? 0
+    let maximum = reader.integer("max", in: minimum...largest) ?? largest
+    let format = NumberFormat(
+      digits: digits, minimum: minimum, maximum: maximum, placeholder: placeholder ?? .blank,
+      entry: entry ?? .overwrite, commitOnLastDigit: commitOnLastDigit ?? true)
+    let defaultValue = reader.integer("default", in: minimum...maximum) ?? minimum
+    return Content(kind: .number(format), width: digits, defaultValue: defaultValue)
+  }
+
+  /// A list field's values and width: `digits`, or else the widest value's.
+  private func listContent(digits: Int?, reader: inout SectionReader) -> Content? {
+    for key in Self.numberKeys where reader.entry(key) != nil {
+      reader.report("applies only to number fields, not to a field with 'values'", key: key)
+    }
+    guard
+      let text = reader.text("values", expected: "values separated by spaces, such as 1 2 3 OT")
+    else { return nil }
+    var values: [String] = []
+    var widths: [Int] = []
+    for value in text.words() {
+      if values.contains(value) {
+        reader.report("expected each value once, found \"\(value)\" twice", key: "values")
+        continue
+      }
+      do throws(UnshowableText) {
+        widths.append(try SegmentFont.cells(for: value).count)
+        values.append(value)
+      } catch {
+        reader.report(error.description, key: "values")
+      }
+    }
+    let widest = widths.max() ?? 0
+    if let digits, widest > digits, let index = widths.firstIndex(of: widest) {
+      reader.report(
+        "expected values of at most \(Listing.count(digits, "cell")) (digits = \(digits)), "
+          + "found \"\(values[index])\" of \(Listing.count(widest, "cell"))", key: "values")
+    }
+    var defaultValue = 0
+    if let defaultText = reader.text("default", expected: "one of the values") {
+      if let index = values.firstIndex(of: defaultText) {
+        defaultValue = index
+      } else {
+        reader.report(
+          "expected one of the values \(Listing.joined(values)), found \"\(defaultText)\"",
+          key: "default")
+      }
+    }
+    return Content(kind: .list(values), width: digits ?? widest, defaultValue: defaultValue)
+  }
+}

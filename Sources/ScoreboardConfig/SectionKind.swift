@@ -1,0 +1,23 @@
+/// The kinds of section a configuration file has: `[scoreboard]`, `[field NAME]` and so on.
+enum SectionKind: String, CaseIterable {
+  case scoreboard
+  case field
+  case display
+  case keypad
+  case keymap
+
+  /// Whether sections of this kind carry a name (`[field home]`); only `[scoreboard]` does not.
+  var isNamed: Bool {
+    self != .scoreboard
+  }
+
+  /// A header of this kind, for messages: `[field home]`.
+  var exampleHeader: String {
+    switch self {
+    case .scoreboard: "[scoreboard]"
+    case .field: "[field home]"
+    case .display: "[display main]"
+    case .keypad, .keymap: "[\(rawValue) numpad]"
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import ScoreboardConfig
+import Testing
+
+/// A configuration file with problems, and the diagnostics it must produce.
+struct MalformedConfiguration: Sendable, CustomTestStringConvertible {
+  /// What is wrong, as the test case's name.
+  var problem: String
+  var text: String
+  /// The expected diagnostics, one per line.
+  var diagnostics: String
+
+  var testDescription: String { problem }
+
+  /// A valid file of six lines: one display of 4 cells, one field of 2 digits at cell 1.
+  static let base = """
+    [display main]
+    driver = terminal
+    digits = 4
+    [field home]
+    position = 1
+    digits = 2
+
+    """
+
+  /// `base` followed by `lines`, which start at line 7.
+  static func afterBase(_ problem: String, _ lines: String, _ diagnostics: String) -> Self {
+    Self(problem: problem, text: base + lines, diagnostics: diagnostics)
+  }
+}
