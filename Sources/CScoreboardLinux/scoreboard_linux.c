@@ -1,2 +1,53 @@
+#define _GNU_SOURCE
 #include "scoreboard_linux.h"
-int sbl_placeholder(void) { return 0; }
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+const char *sbl_error_message(int error_number, char *buffer, size_t size) {
+  // The GNU strerror_r returns the message, which may or may not be in `buffer`.
+  return strerror_r(error_number, buffer, size);
+}
+
+int sbl_pipe(int descriptors[2]) { return pipe2(descriptors, O_CLOEXEC); }
+
+int sbl_signalfd(const sigset_t *signals) {
+  return signalfd(-1, signals, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int sbl_signalfd_read(int descriptor, int *signal_number) {
+  struct signalfd_siginfo info;
+  ssize_t count = read(descriptor, &info, sizeof info);
+  if (count == -1) {
+    return -1;
+  }
+  if (count != (ssize_t)sizeof info) {
+    errno = EIO;
+    return -1;
+  }
+  *signal_number = (int)info.ssi_signo;
+  return 0;
+}
+
+int sbl_open_pseudo_terminal(char *slave_path, size_t size) {
+  int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (master == -1) {
+    return -1;
+  }
+  int error = 0;
+  if (grantpt(master) == -1 || unlockpt(master) == -1) {
+    error = errno;
+  } else {
+    error = ptsname_r(master, slave_path, size);
+  }
+  if (error != 0) {
+    close(master);
+    errno = error;
+    return -1;
+  }
+  return master;
+}

@@ -1,4 +1,30 @@
 #ifndef SCOREBOARD_LINUX_H
 #define SCOREBOARD_LINUX_H
-int sbl_placeholder(void);
+
+// Linux interfaces that Swift's Glibc module does not import: functions that need
+// _GNU_SOURCE or _XOPEN_SOURCE, and <sys/signalfd.h>. Every function returns -1 and
+// sets errno on failure, like the system calls it wraps.
+
+#include <signal.h>
+#include <stddef.h>
+
+/// Writes the message of `error_number` (strerror_r) into `buffer` and returns it.
+const char *sbl_error_message(int error_number, char *buffer, size_t size);
+
+/// pipe2(descriptors, O_CLOEXEC): descriptors[0] is the read end, [1] the write end.
+int sbl_pipe(int descriptors[2]);
+
+/// A non-blocking, close-on-exec signalfd that receives `signals` (which the caller
+/// must block first). Returns the descriptor.
+int sbl_signalfd(const sigset_t *signals);
+
+/// Reads one signalfd_siginfo record from `descriptor` and stores its signal number.
+/// Returns 0, or -1 with errno (EAGAIN when no signal is pending).
+int sbl_signalfd_read(int descriptor, int *signal_number);
+
+/// Opens a pseudo-terminal master (posix_openpt with O_RDWR | O_NOCTTY | O_CLOEXEC),
+/// grants and unlocks its slave, and writes the slave's path into `slave_path`.
+/// Returns the master descriptor.
+int sbl_open_pseudo_terminal(char *slave_path, size_t size);
+
 #endif

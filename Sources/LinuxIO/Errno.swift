@@ -1,0 +1,72 @@
+import CScoreboardLinux
+@preconcurrency import Glibc
+
+/// An error number that a system call reported through `errno`.
+///
+/// The description is the C library's message followed by the symbolic name, such as
+/// `No such file or directory (ENOENT)`.
+public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringConvertible {
+  /// The C `errno` value.
+  public var rawValue: CInt
+
+  /// Wraps an `errno` value.
+  public init(rawValue: CInt) {
+    self.rawValue = rawValue
+  }
+
+  /// The value `errno` holds now, right after a failed call.
+  public static var current: Errno {
+    Errno(rawValue: errno)
+  }
+
+  /// The call was interrupted by a signal. The corresponding C constant is `EINTR`.
+  public static let interrupted = Errno(rawValue: EINTR)
+  /// A non-blocking call would have to wait. The corresponding C constant is `EAGAIN`.
+  public static let wouldBlock = Errno(rawValue: EAGAIN)
+  /// The descriptor is not open. The corresponding C constant is `EBADF`.
+  public static let badFileDescriptor = Errno(rawValue: EBADF)
+  /// The path names nothing. The corresponding C constant is `ENOENT`.
+  public static let noSuchFileOrDirectory = Errno(rawValue: ENOENT)
+  /// Permission was denied. The corresponding C constant is `EACCES`.
+  public static let permissionDenied = Errno(rawValue: EACCES)
+  /// A device reported an error or went away. The corresponding C constant is `EIO`.
+  public static let ioError = Errno(rawValue: EIO)
+  /// The reader of a pipe or socket is gone. The corresponding C constant is `EPIPE`.
+  public static let brokenPipe = Errno(rawValue: EPIPE)
+  /// The descriptor is not a terminal. The corresponding C constant is `ENOTTY`.
+  public static let notTerminal = Errno(rawValue: ENOTTY)
+
+  /// The symbolic names of the errors a daemon commonly meets.
+  private static let names: [CInt: String] = [
+    EPERM: "EPERM", ENOENT: "ENOENT", ESRCH: "ESRCH", EINTR: "EINTR", EIO: "EIO",
+    ENXIO: "ENXIO", E2BIG: "E2BIG", EBADF: "EBADF", EAGAIN: "EAGAIN", ENOMEM: "ENOMEM",
+    EACCES: "EACCES", EFAULT: "EFAULT", EBUSY: "EBUSY", EEXIST: "EEXIST", ENODEV: "ENODEV",
+    ENOTDIR: "ENOTDIR", EISDIR: "EISDIR", EINVAL: "EINVAL", ENFILE: "ENFILE",
+    EMFILE: "EMFILE", ENOTTY: "ENOTTY", EFBIG: "EFBIG", ENOSPC: "ENOSPC", ESPIPE: "ESPIPE",
+    EROFS: "EROFS", EPIPE: "EPIPE", ERANGE: "ERANGE", ENAMETOOLONG: "ENAMETOOLONG",
+    ENOSYS: "ENOSYS", ENOTEMPTY: "ENOTEMPTY", ELOOP: "ELOOP", ENODATA: "ENODATA",
+    ETIME: "ETIME", ENOTSOCK: "ENOTSOCK", EMSGSIZE: "EMSGSIZE", EOPNOTSUPP: "EOPNOTSUPP",
+    EADDRINUSE: "EADDRINUSE", EADDRNOTAVAIL: "EADDRNOTAVAIL", ENETUNREACH: "ENETUNREACH",
+    ECONNABORTED: "ECONNABORTED", ECONNRESET: "ECONNRESET", ENOBUFS: "ENOBUFS",
+    EISCONN: "EISCONN", ENOTCONN: "ENOTCONN", ETIMEDOUT: "ETIMEDOUT",
+    ECONNREFUSED: "ECONNREFUSED", EHOSTUNREACH: "EHOSTUNREACH", EALREADY: "EALREADY",
+    EINPROGRESS: "EINPROGRESS", ECANCELED: "ECANCELED",
+  ]
+
+  /// The symbolic name (`ENOENT`), or nil for an error outside the common set.
+  public var name: String? {
+    Self.names[rawValue]
+  }
+
+  /// The C library's message for this error (`No such file or directory`).
+  public var message: String {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
+      String(cString: sbl_error_message(rawValue, buffer.baseAddress, buffer.count))
+    }
+  }
+
+  /// `No such file or directory (ENOENT)`, or `Unknown error 999 (errno 999)`.
+  public var description: String {
+    "\(message) (\(name ?? "errno \(rawValue)"))"
+  }
+}

@@ -1,0 +1,15 @@
+/// A keypad's input ended: the writer of its pipe closed it, or its device hung up.
+public struct EndOfInput: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The name of the keypad.
+  public var keypad: String
+
+  /// The error for the keypad named `keypad`.
+  public init(keypad: String) {
+    self.keypad = keypad
+  }
+
+  /// `keypad NAME: end of input`.
+  public var description: String {
+    "keypad \(keypad): end of input"
+  }
+}

@@ -1,0 +1,86 @@
+import LinuxIO
+import ScoreboardCore
+
+/// Keys typed on a terminal (standard input or a terminal device such as a serial
+/// console), or bytes arriving on a pipe, decoded by `TerminalKeyDecoder`.
+///
+/// A terminal is switched to keypad input (`TerminalMode`) while the keypad is open and
+/// put back by `close()`. Terminals send no key releases, so every key is a `.press`.
+public final class TerminalKeypad: Keypad {
+  /// The keypad's name in the configuration, carried by its events.
+  public let name: String
+  /// The device opened (read-only, non-blocking, close-on-exec), owned by the keypad;
+  /// or standard input, which the keypad reads but does not close.
+  public let fileDescriptor: FileDescriptor
+  /// The device's path, or `standard input`, for error messages.
+  private let source: String
+  private let ownsDescriptor: Bool
+  private let terminalMode: TerminalMode?
+  private var decoder = TerminalKeyDecoder()
+  private var isClosed = false
+
+  /// Opens the keypad named `name` on `device`, or on standard input when `device` is
+  /// nil, and switches it to keypad input if it is a terminal.
+  ///
+  /// - Throws: `IOError` naming the operation and the device.
+  public init(name: String, device: String?) throws {
+    self.name = name
+    source = device ?? "standard input"
+    if let device {
+      fileDescriptor = try FileDescriptor.open(
+        device, .readOnly, options: [.closeOnExec, .nonBlocking, .noControllingTerminal])
+      ownsDescriptor = true
+    } else {
+      fileDescriptor = .standardInput
+      ownsDescriptor = false
+    }
+    do {
+      terminalMode =
+        fileDescriptor.isTerminal ? try TerminalMode(keypadInputOn: fileDescriptor) : nil
+    } catch var error as IOError {
+      if ownsDescriptor {
+        try? fileDescriptor.close()
+      }
+      error.path = source
+      throw error
+    }
+  }
+
+  deinit {
+    close()
+  }
+
+  /// Reads once what is available (at most 256 bytes) and returns its keys as presses at
+  /// `time`. Standard input may be blocking: call this only when it is readable.
+  ///
+  /// - Throws: `EndOfInput` at the end of a pipe or file, or `IOError` naming `read` and
+  ///   the device (errno `.ioError` when a terminal hung up).
+  public func readEvents(at time: Instant) throws -> [KeyEvent] {
+    precondition(!isClosed, "readEvents(at:) after close()")
+    var buffer = [UInt8](repeating: 0, count: 256)
+    let count: Int
+    do {
+      count = try buffer.withUnsafeMutableBytes { try fileDescriptor.read(into: $0) }
+    } catch var error as IOError {
+      guard error.errno != .wouldBlock else { return [] }
+      error.path = source
+      throw error
+    }
+    guard count > 0 else { throw EndOfInput(keypad: name) }
+    return decoder.decode(buffer[..<count]).map {
+      KeyEvent(keypad: name, key: $0, kind: .press, time: time)
+    }
+  }
+
+  /// Puts the terminal's settings back and closes the device (not standard input);
+  /// calling it again does nothing. Errors are ignored: a terminal that went away has no
+  /// settings to restore.
+  public func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    try? terminalMode?.restore()
+    if ownsDescriptor {
+      try? fileDescriptor.close()
+    }
+  }
+}
