@@ -11,6 +11,25 @@ public struct EditSession: Hashable, Sendable {
     case shift(digits: [Int], fresh: Bool)
     /// A list field: the index of the value on show.
     case list(index: Int)
+
+    /// The entry a session on `field` starts with when it holds `value`: the value's
+    /// digits with the cursor on the left cell, the value to be replaced by the first
+    /// digit, or the list value.
+    static func start(_ field: FieldSpec, value: Int) -> Entry {
+      switch field.kind {
+      case .number(let format):
+        let digits = EditSession.digits(of: value)
+        switch format.entry {
+        case .overwrite:
+          let leading = Array(repeating: Int?.none, count: max(format.digits - digits.count, 0))
+          return .overwrite(cells: leading + digits.map { Optional($0) }, cursor: 0)
+        case .shift:
+          return .shift(digits: digits, fresh: true)
+        }
+      case .list:
+        return .list(index: value)
+      }
+    }
   }
 
   /// The index of the field in `ScoreboardSpec.fields`.

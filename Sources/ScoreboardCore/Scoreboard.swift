@@ -227,20 +227,7 @@ public struct Scoreboard: Sendable {
   ) {
     let field = spec.fields[index]
     let value = values[index]
-    let entry: EditSession.Entry
-    switch field.kind {
-    case .number(let format):
-      switch format.entry {
-      case .overwrite:
-        let digits = EditSession.digits(of: value)
-        let leading = Array(repeating: Int?.none, count: max(format.digits - digits.count, 0))
-        entry = .overwrite(cells: leading + digits.map { Optional($0) }, cursor: 0)
-      case .shift:
-        entry = .shift(digits: EditSession.digits(of: value), fresh: true)
-      }
-    case .list:
-      entry = .list(index: value)
-    }
+    let entry = EditSession.Entry.start(field, value: value)
     session = EditSession(field: index, originalValue: value, entry: entry, lastActivity: now)
     events.append(.editingBegan(field: field.name))
   }
@@ -312,19 +299,7 @@ public struct Scoreboard: Sendable {
     guard var session else { return }
     let field = spec.fields[session.field]
     let value = stepped(session.field, from: session.pendingValue, by: amount)
-    switch field.kind {
-    case .number(let format):
-      switch format.entry {
-      case .overwrite:
-        let digits = EditSession.digits(of: value)
-        let leading = Array(repeating: Int?.none, count: max(format.digits - digits.count, 0))
-        session.entry = .overwrite(cells: leading + digits.map { Optional($0) }, cursor: 0)
-      case .shift:
-        session.entry = .shift(digits: EditSession.digits(of: value), fresh: true)
-      }
-    case .list:
-      session.entry = .list(index: value)
-    }
+    session.entry = .start(field, value: value)
     session.lastActivity = now
     self.session = session
     events.append(.editingChanged(field: field.name, text: entryText(session)))

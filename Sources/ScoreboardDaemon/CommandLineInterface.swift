@@ -54,9 +54,9 @@ public enum CommandLineInterface {
       }
       switch option {
       case "-c", "--config":
-        configuration = try inlineValue ?? value(of: option)
+        configuration = inlineValue != nil ? inlineValue : try value(of: option)
       case "--check-config":
-        check = try inlineValue ?? value(of: option)
+        check = inlineValue != nil ? inlineValue : try value(of: option)
       case "-V", "--version":
         request = .version
       case "-h", "--help":
@@ -107,10 +107,10 @@ public enum CommandLineInterface {
         return error.exitCode
       }
     case .run(let path):
-      let logger = Logger(output: errorOutput, minimumLevel: .info, style: .automatic(for: errorOutput))
+      var logger = Logger(output: errorOutput, programName: "scoreboardd")
       do {
         let configuration = try ConfigurationFile.load(path)
-        logger.minimumLevel = LogLevel(configuration.logLevel)
+        logger.minimumLevel = LinuxIO.LogLevel(configuration.logLevel)
         let daemon = try Daemon(configuration: configuration, logger: logger)
         try daemon.run()
         return .success
@@ -125,5 +125,18 @@ public enum CommandLineInterface {
 
   private static func write(_ text: String, to output: FileDescriptor) {
     try? output.writeAll(Array(text.utf8))
+  }
+}
+
+extension LinuxIO.LogLevel {
+  /// The logger level a configuration's `log-level` names.
+  init(_ level: ScoreboardConfig.LogLevel) {
+    switch level {
+    case .error: self = .error
+    case .warning: self = .warning
+    case .notice: self = .notice
+    case .info: self = .info
+    case .debug: self = .debug
+    }
   }
 }

@@ -1,4 +1,3 @@
-@preconcurrency import Glibc
 import LinuxIO
 import ScoreboardConfig
 import ScoreboardCore
@@ -41,7 +40,8 @@ public final class Daemon {
     self.logger = logger
     board = Scoreboard(spec: configuration.scoreboard)
     do {
-      signals = try SignalQueue(signals: [SIGINT, SIGTERM, SIGHUP])
+      try Signal.brokenPipe.ignore()
+      signals = try SignalQueue(signals: [.interrupt, .terminate, .hangUp])
     } catch {
       throw DaemonError("cannot set up signal handling: \(error)", exitCode: .software)
     }
@@ -50,7 +50,8 @@ public final class Daemon {
         let layout = DisplayLayout(name: display.name, cellCount: display.cellCount)
         outputs.append(
           DisplayOutput(
-            layout: layout, display: try DriverFactory.display(display, spec: configuration.scoreboard),
+            layout: layout,
+            display: try DriverFactory.display(display, spec: configuration.scoreboard),
             shown: nil))
       }
       for keypad in configuration.keypads {
@@ -104,7 +105,7 @@ public final class Daemon {
       events = try input.keypad.readEvents(at: Self.now())
     } catch {
       logger.log(.warning, "keypad \(input.keypad.name): \(error); no longer reading it")
-      loop.unwatch(input.keypad.fileDescriptor)
+      loop.removeWatch(input.keypad.fileDescriptor)
       input.keypad.close()
       return
     }
@@ -171,7 +172,7 @@ public final class Daemon {
   }
 
   private func handleSignals() {
-    let received: [CInt]
+    let received: [Signal]
     do {
       received = try signals.readSignals()
     } catch {
@@ -180,12 +181,13 @@ public final class Daemon {
     }
     for signal in received {
       switch signal {
-      case SIGINT, SIGTERM:
-        logger.log(.info, signal == SIGINT ? "interrupted" : "terminated")
+      case .interrupt, .terminate:
+        logger.log(.info, signal == .interrupt ? "interrupted" : "terminated")
         stopRequested = true
-      case SIGHUP:
+      case .hangUp:
         logger.log(
-          .warning, "SIGHUP: reloading the configuration is not supported yet; restart to apply changes")
+          .warning,
+          "SIGHUP: reloading the configuration is not supported yet; restart to apply changes")
       default:
         break
       }

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import LinuxIO
 
 /// The real `scoreboardd` binary, started by a test with its standard output and
 /// standard error on pipes.
@@ -28,11 +29,10 @@ final class DaemonProcess {
 
   /// Starts `scoreboardd` with `arguments`; standard input is /dev/null.
   init(arguments: [String], environment: [String: String] = [:]) throws {
-    var outPipe: [CInt] = [0, 0]
-    var errPipe: [CInt] = [0, 0]
-    guard pipe2(&outPipe, O_CLOEXEC) == 0, pipe2(&errPipe, O_CLOEXEC) == 0 else {
-      throw SpawnError(message: "pipe failed: errno \(errno)")
-    }
+    let standardOutput = try FileDescriptor.pipe()
+    let standardError = try FileDescriptor.pipe()
+    let outPipe = [standardOutput.readEnd.rawValue, standardOutput.writeEnd.rawValue]
+    let errPipe = [standardError.readEnd.rawValue, standardError.writeEnd.rawValue]
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -41,7 +41,7 @@ final class DaemonProcess {
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
 
     let argv = ([Self.binary] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var merged: [String: String] = [:]
     for key in ["PATH", "HOME", "LANG"] {
       if let value = getenv(key) {
@@ -50,7 +50,7 @@ final class DaemonProcess {
     }
     merged.merge(environment) { _, new in new }
     let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { envp.forEach { free($0) } }
+    defer { for pointer in envp { free(pointer) } }
 
     var child: pid_t = 0
     let result = posix_spawn(&child, Self.binary, &actions, nil, argv, envp)
