@@ -7,11 +7,19 @@ public struct Frame: Hashable, Sendable {
   public var brightness: Int
   /// The display is switched dark (the cells keep their content).
   public var isBlank: Bool
+  /// What each field on the display shows, as text, by field name: a number with its
+  /// placeholder cells, a list value as written (`OT`, where the cells read `0t`), a
+  /// space for each cell the blinking cursor or a refusal flash has dark. For displays
+  /// that take text rather than segments.
+  public var fieldTexts: [String: String]
 
-  public init(cells: [Segments], brightness: Int, isBlank: Bool = false) {
+  public init(
+    cells: [Segments], brightness: Int, isBlank: Bool = false, fieldTexts: [String: String] = [:]
+  ) {
     self.cells = cells
     self.brightness = brightness
     self.isBlank = isBlank
+    self.fieldTexts = fieldTexts
   }
 
   /// A dark frame of `cellCount` cells.

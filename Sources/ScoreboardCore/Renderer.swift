@@ -8,15 +8,33 @@ public enum Renderer {
   /// The frame of one display.
   public static func frame(of board: Scoreboard, display: DisplayLayout, at now: Instant) -> Frame {
     var cells = Array(repeating: Segments.blank, count: display.cellCount)
+    var texts: [String: String] = [:]
     for (index, field) in board.spec.fields.enumerated() where field.display == display.name {
-      for (offset, cell) in fieldCells(of: board, field: index, at: now).enumerated() {
+      let shown = fieldCells(of: board, field: index, at: now)
+      for (offset, cell) in shown.enumerated() {
         let position = field.position + offset
         if cells.indices.contains(position) {
           cells[position] = cell
         }
       }
+      texts[field.name] = fieldText(of: board, field: index, cells: shown)
     }
-    return Frame(cells: cells, brightness: board.brightness, isBlank: board.isBlanked)
+    return Frame(
+      cells: cells, brightness: board.brightness, isBlank: board.isBlanked, fieldTexts: texts)
+  }
+
+  /// The text a field's cells stand for: what the font reads, except that a list value
+  /// shown whole reads as written (`OT`, not `0t`).
+  static func fieldText(of board: Scoreboard, field index: Int, cells: [Segments]) -> String {
+    let field = board.spec.fields[index]
+    if case .list = field.kind {
+      let shown = board.session?.field == index ? board.session!.pendingValue : board.values[index]
+      if cells == valueCells(field, value: shown) {
+        let text = field.text(of: shown)
+        return String(repeating: " ", count: max(field.width - text.count, 0)) + text
+      }
+    }
+    return SegmentFont.text(for: cells)
   }
 
   /// The cells of one field at `now`: its value, or its entry with the cursor while it
