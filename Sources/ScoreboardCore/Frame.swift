@@ -27,6 +27,15 @@ public struct Frame: Hashable, Sendable {
     Frame(cells: Array(repeating: .blank, count: cellCount), brightness: brightness, isBlank: true)
   }
 
+  /// The part of the frame for `cells` (a module that shows some cells of a display).
+  /// Cells beyond the frame are blank.
+  public func slice(_ cells: Range<Int>) -> Frame {
+    guard cells != self.cells.indices else { return self }
+    var frame = self
+    frame.cells = cells.map { self.cells.indices.contains($0) ? self.cells[$0] : .blank }
+    return frame
+  }
+
   /// The cells as text, as the font reads them (`12 7`).
   public var text: String {
     SegmentFont.text(for: cells)

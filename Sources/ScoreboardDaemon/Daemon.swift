@@ -18,11 +18,17 @@ public final class Daemon {
   private var inputs: [KeypadInput] = []
   private var stopRequested = false
 
-  /// A display and the last frame it was given.
+  /// A display driver, the part of its display's frame it shows, and the last frame it
+  /// was given.
   private struct DisplayOutput {
     let layout: DisplayLayout
+    /// The cells of the display this driver shows (an S7S module shows 4 of them).
+    let cells: Range<Int>
     let display: any SegmentDisplay
+    let onStop: FinalFrame
     var shown: Frame?
+    /// What the poll loop watches for this display.
+    var watched: (descriptor: FileDescriptor, events: PollLoop.Events)?
   }
 
   /// A keypad and the keymap its keys go through.
@@ -46,13 +52,16 @@ public final class Daemon {
       throw DaemonError("cannot set up signal handling: \(error)", exitCode: .software)
     }
     do {
+      let now = Self.now()
       for display in configuration.displays {
         let layout = DisplayLayout(name: display.name, cellCount: display.cellCount)
-        outputs.append(
-          DisplayOutput(
-            layout: layout,
-            display: try DriverFactory.display(display, spec: configuration.scoreboard),
-            shown: nil))
+        let drivers = try DriverFactory.displays(
+          display, spec: configuration.scoreboard, logger: logger, at: now)
+        for (cells, driver) in drivers {
+          outputs.append(
+            DisplayOutput(
+              layout: layout, cells: cells, display: driver, onStop: display.onStop, shown: nil))
+        }
       }
       for keypad in configuration.keypads {
         inputs.append(KeypadInput(keypad: try DriverFactory.keypad(keypad), keymap: keypad.keymap))
@@ -80,8 +89,10 @@ public final class Daemon {
     while !stopRequested {
       let now = Self.now()
       report(board.advance(to: now), source: nil)
+      serviceDisplaysDue(at: now)
       showFrames(at: now)
-      let timeout = board.nextDeadline(after: now).map { deadline in
+      let deadlines = [board.nextDeadline(after: now)] + watchDisplays()
+      let timeout = deadlines.compactMap { $0 }.min().map { deadline in
         max(deadline - Self.now(), .zero)
       }
       do {
@@ -159,16 +170,54 @@ public final class Daemon {
 
   /// Gives each display its frame for `now`, when it differs from the last one shown.
   private func showFrames(at now: Instant) {
+    var frames: [String: Frame] = [:]
     for index in outputs.indices {
-      let frame = Renderer.frame(of: board, display: outputs[index].layout, at: now)
+      let layout = outputs[index].layout
+      let whole = frames[layout.name] ?? Renderer.frame(of: board, display: layout, at: now)
+      frames[layout.name] = whole
+      let frame = whole.slice(outputs[index].cells)
       guard frame != outputs[index].shown else { continue }
       do {
-        try outputs[index].display.show(frame)
+        try outputs[index].display.show(frame, at: now)
         outputs[index].shown = frame
       } catch {
         logger.log(.error, "display \(outputs[index].display.name): \(error)")
       }
     }
+  }
+
+  /// Lets displays whose deadline has come go on with their work.
+  private func serviceDisplaysDue(at now: Instant) {
+    for output in outputs {
+      if let deadline = output.display.waitingFor.deadline, deadline <= now {
+        output.display.service([], at: now)
+      }
+    }
+  }
+
+  /// Brings the poll loop's watches in line with what each display waits for, and
+  /// returns the displays' deadlines.
+  private func watchDisplays() -> [Instant?] {
+    var deadlines: [Instant?] = []
+    for index in outputs.indices {
+      let wait = outputs[index].display.waitingFor
+      deadlines.append(wait.deadline)
+      let wanted = wait.descriptor.map { (descriptor: $0, events: wait.events) }
+      if let watched = outputs[index].watched,
+        watched.descriptor != wanted?.descriptor || watched.events != wanted?.events
+      {
+        loop.removeWatch(watched.descriptor)
+        outputs[index].watched = nil
+      }
+      if let wanted, outputs[index].watched == nil {
+        let display = outputs[index].display
+        loop.watch(wanted.descriptor, for: wanted.events) { events in
+          display.service(events, at: Self.now())
+        }
+        outputs[index].watched = wanted
+      }
+    }
+    return deadlines
   }
 
   private func handleSignals() {
@@ -203,8 +252,11 @@ public final class Daemon {
     let now = Self.now()
     let settled = board.settled
     for output in outputs {
-      let frame = finalFrames ? Renderer.frame(of: settled, display: output.layout, at: now) : nil
-      output.display.shutdown(showing: frame)
+      var frame = Renderer.frame(of: settled, display: output.layout, at: now).slice(output.cells)
+      if output.onStop == .blank {
+        frame.isBlank = true
+      }
+      output.display.shutdown(showing: finalFrames ? frame : nil)
     }
     for input in inputs {
       input.keypad.close()

@@ -1,18 +1,61 @@
+import LinuxIO
 import ScoreboardCore
 
 /// A sink for frames: a row of seven-segment cells somewhere (a terminal, a serial
 /// display, LEDs driven over GPIO lines).
+///
+/// A display that writes at once needs nothing more than `show`. One on a slow or
+/// flaky wire tells the event loop what it waits for (`waitingFor`) and is called back
+/// through `service` when that comes; it never blocks the loop.
 public protocol SegmentDisplay: AnyObject {
   /// The display's name in the configuration (`main`).
   var name: String { get }
 
-  /// Shows `frame`, sending only what changed since the last frame shown; showing the
-  /// same frame again sends nothing.
+  /// Takes `frame` as what the display should show from `now` on, sending only what
+  /// changed. A display whose wire is busy keeps just the latest frame.
   ///
-  /// - Throws: An I/O error of the display's device, with context.
-  func show(_ frame: Frame) throws
+  /// - Throws: An I/O error of the display's device, with context, from displays that
+  ///   have no recovery of their own.
+  func show(_ frame: Frame, at now: Instant) throws
+
+  /// What the display waits for before it can go on.
+  var waitingFor: DisplayWait { get }
+
+  /// Goes on with pending work: the descriptor of `waitingFor` reported `events`, or
+  /// its deadline has come (then `events` is empty).
+  func service(_ events: PollLoop.Events, at now: Instant)
+
+  /// Whether the display's device is reachable now.
+  var isOnline: Bool { get }
 
   /// Leaves the display in its final state: shows `finalFrame` when given, then releases
   /// the display. Errors are ignored, as the program is ending.
   func shutdown(showing finalFrame: Frame?)
+}
+
+extension SegmentDisplay {
+  public var waitingFor: DisplayWait { .nothing }
+
+  public func service(_ events: PollLoop.Events, at now: Instant) {}
+
+  public var isOnline: Bool { true }
+}
+
+/// What a display waits for: a descriptor to become ready, a moment, both or neither.
+public struct DisplayWait: Equatable, Sendable {
+  /// The descriptor to watch. Hang-ups and errors are reported even when `events`
+  /// is empty.
+  public var descriptor: FileDescriptor?
+  public var events: PollLoop.Events
+  /// When the display wants to be called back although nothing is ready.
+  public var deadline: Instant?
+
+  public init(descriptor: FileDescriptor? = nil, events: PollLoop.Events = [], deadline: Instant? = nil) {
+    self.descriptor = descriptor
+    self.events = events
+    self.deadline = deadline
+  }
+
+  /// Waiting for nothing.
+  public static let nothing = DisplayWait()
 }

@@ -64,7 +64,7 @@ public final class TerminalDisplay: SegmentDisplay {
   /// lines that changed; nothing when the frame or its text is unchanged.
   ///
   /// - Throws: `IOError` naming `write`; the next frame is then drawn in full.
-  public func show(_ frame: Frame) throws {
+  public func show(_ frame: Frame, at now: Instant) throws {
     guard frame != lastFrame else { return }
     let previous = shownLines
     lastFrame = nil

@@ -49,7 +49,7 @@ import Testing
       Fixtures.frame("13 74"),
     ]
     for frame in scenario {
-      try display.show(frame)
+      try display.show(frame, at: .zero)
     }
     display.shutdown(showing: Fixtures.frame("13 74"))
     #expect(
@@ -64,17 +64,17 @@ import Testing
       output: output.writeEnd, style: .large)
     var screen = TerminalScreen()
 
-    try display.show(Fixtures.frame("12 73"))
+    try display.show(Fixtures.frame("12 73"), at: .zero)
     screen.apply(try output.take())
     #expect(
       try LargeDrawingDecoder(screen: screen).segments(cellCount: 5)
         == Fixtures.frame("12 73").cells)
     #expect(!screen.isCursorVisible)
 
-    try display.show(Fixtures.frame("12 73"))
+    try display.show(Fixtures.frame("12 73"), at: .zero)
     #expect(try output.take().isEmpty)
 
-    try display.show(Fixtures.frame("12 74"))
+    try display.show(Fixtures.frame("12 74"), at: .zero)
     screen.apply(try output.take())
     #expect(
       try LargeDrawingDecoder(screen: screen).segments(cellCount: 5)
@@ -96,7 +96,7 @@ import Testing
     let plain = TerminalDisplay(
       name: "main", layout: Fixtures.layout, fields: Fixtures.fields, footer: nil,
       output: output.writeEnd)
-    try plain.show(Fixtures.frame("12 73"))
+    try plain.show(Fixtures.frame("12 73"), at: .zero)
     #expect(try output.take() == "main: 12  7 3\n")
 
     let pseudoTerminal = try PseudoTerminal.open()
@@ -109,7 +109,7 @@ import Testing
     let large = TerminalDisplay(
       name: "main", layout: Fixtures.layout, fields: Fixtures.fields, footer: nil,
       output: terminal)
-    try large.show(Fixtures.frame("12 73"))
+    try large.show(Fixtures.frame("12 73"), at: .zero)
     let renderer = LargeFrameRenderer(
       name: "main", cellCount: 5, fields: Fixtures.fields, footer: nil)
     let drawing = renderer.redraw(from: nil, to: renderer.lines(for: Fixtures.frame("12 73")))

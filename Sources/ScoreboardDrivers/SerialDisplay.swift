@@ -1,0 +1,319 @@
+import LinuxIO
+import ScoreboardCore
+
+/// A display on a serial port: an S7S module, a controller board or a text sign,
+/// whichever `SerialProtocol` it speaks.
+///
+/// It paces frames to the wire: after writing, it waits for the bytes' wire time (and,
+/// on a real UART, for the kernel's output queue) before it encodes the next frame, so
+/// frames that come faster than the baud rate are coalesced and the device always gets
+/// the latest one. When the port fails or hangs up the display goes offline, is logged
+/// once, and is reopened with a bounded back-off; a device that comes back is fully
+/// re-initialised. The descriptor is owned by the display.
+public final class SerialDisplay: SegmentDisplay {
+  public let name: String
+  /// The port's path, as configured (a by-id link is reopened through the link).
+  public let path: String
+  private let settings: SerialSettings
+  private var encoder: any SerialProtocol
+  private let logger: Logger
+
+  private var port: SerialPort?
+  /// The frame to show: the latest one given.
+  private var wanted: Frame?
+  /// `wanted` has not been encoded yet.
+  private var hasNewFrame = false
+  /// The device's state is unknown: the next bytes are a full initialisation.
+  private var needsInitialization = true
+  /// Bytes encoded but not yet taken by the port.
+  private var pending: [UInt8] = []
+  /// When the bytes written so far have left the wire.
+  private var wireFreeAt = Instant.zero
+  private var awaitingAnswer: AwaitedAnswer?
+  private var received: [UInt8] = []
+  private var outage: Outage?
+
+  /// Bytes sent that the device must acknowledge.
+  private struct AwaitedAnswer {
+    var bytes: [UInt8]
+    var deadline: Instant
+    var triesLeft: Int
+  }
+
+  /// Why and since when the display is offline, and when to try again.
+  private struct Outage {
+    var retryAt: Instant
+    var attempt: Int
+    /// The port is open but the device does not answer.
+    var portIsOpen: Bool
+  }
+
+  /// The first wait before reopening a port, doubled after each failed attempt.
+  static let firstRetryDelay = Duration.milliseconds(250)
+  /// The longest wait between two attempts.
+  static let longestRetryDelay = Duration.seconds(5)
+
+  /// Opens the port at once; a port that cannot be opened yet is logged and retried.
+  public init(
+    name: String, path: String, settings: SerialSettings, encoder: any SerialProtocol,
+    logger: Logger, at now: Instant
+  ) {
+    self.name = name
+    self.path = path
+    self.settings = settings
+    self.encoder = encoder
+    self.logger = logger
+    open(at: now, firstTime: true)
+  }
+
+  public var isOnline: Bool { outage == nil }
+
+  public func show(_ frame: Frame, at now: Instant) {
+    wanted = frame
+    hasNewFrame = true
+    pump(at: now)
+  }
+
+  public var waitingFor: DisplayWait {
+    if let outage {
+      guard outage.portIsOpen, let port else { return DisplayWait(deadline: outage.retryAt) }
+      return DisplayWait(descriptor: port.fileDescriptor, events: [.readable], deadline: outage.retryAt)
+    }
+    guard let port else { return .nothing }
+    var events: PollLoop.Events = []
+    var deadline: Instant?
+    if !pending.isEmpty {
+      events.insert(.writable)
+    } else if let awaitingAnswer {
+      deadline = awaitingAnswer.deadline
+    } else if hasNewFrame {
+      deadline = wireFreeAt
+    }
+    if encoder.acknowledgement != nil {
+      events.insert(.readable)
+    }
+    return DisplayWait(descriptor: port.fileDescriptor, events: events, deadline: deadline)
+  }
+
+  public func service(_ events: PollLoop.Events, at now: Instant) {
+    if !events.intersection([.hangUp, .error, .invalid]).isEmpty {
+      fail("the port hung up", at: now)
+      return
+    }
+    if events.contains(.readable) {
+      readAnswers(at: now)
+    }
+    if let outage, now >= outage.retryAt {
+      if outage.portIsOpen {
+        self.outage?.retryAt = now + Self.retryDelay(attempt: outage.attempt + 1)
+        self.outage?.attempt += 1
+        needsInitialization = true
+        hasNewFrame = wanted != nil
+        awaitingAnswer = nil
+        wireFreeAt = now
+        pumpWhileOnline(at: now)
+      } else {
+        open(at: now, firstTime: false)
+      }
+      return
+    }
+    if let awaitingAnswer, now >= awaitingAnswer.deadline, pending.isEmpty {
+      resendOrGiveUp(at: now)
+    }
+    pump(at: now)
+  }
+
+  public func shutdown(showing finalFrame: Frame?) {
+    defer {
+      port?.close()
+      port = nil
+    }
+    guard let port, outage == nil || outage?.portIsOpen == true, let finalFrame else { return }
+    var bytes = pending
+    bytes += needsInitialization ? encoder.initialize(showing: finalFrame) : encoder.update(to: finalFrame)
+    let timeout = settings.wireTime(forBytes: bytes.count) + 1_000_000_000
+    var remaining = bytes[...]
+    let deadline = MonotonicClock.now() + timeout
+    while !remaining.isEmpty, MonotonicClock.now() < deadline {
+      let written = (try? remaining.withUnsafeBytes { try port.write($0) }) ?? -1
+      if written < 0 {
+        return
+      }
+      remaining = remaining.dropFirst(written)
+      if written == 0 {
+        _ = port.drain(timeout: 10_000_000)
+      }
+    }
+    _ = port.drain(timeout: max(deadline - MonotonicClock.now(), 0))
+  }
+
+  // MARK: - Sending
+
+  /// Sends what can be sent now.
+  private func pump(at now: Instant) {
+    guard outage == nil else { return }
+    pumpWhileOnline(at: now)
+  }
+
+  private func pumpWhileOnline(at now: Instant) {
+    guard port != nil else { return }
+    if !pending.isEmpty {
+      writePending(at: now)
+      return
+    }
+    guard awaitingAnswer == nil, hasNewFrame, let wanted, now >= wireFreeAt else { return }
+    if let queued = port?.outputQueueCount(), queued > 0 {
+      wireFreeAt = now + .nanoseconds(settings.wireTime(forBytes: queued))
+      return
+    }
+    hasNewFrame = false
+    let bytes = needsInitialization ? encoder.initialize(showing: wanted) : encoder.update(to: wanted)
+    needsInitialization = false
+    guard !bytes.isEmpty else { return }
+    pending = bytes
+    if let acknowledgement = encoder.acknowledgement {
+      awaitingAnswer = AwaitedAnswer(bytes: bytes, deadline: now, triesLeft: acknowledgement.retries)
+    }
+    writePending(at: now)
+  }
+
+  private func writePending(at now: Instant) {
+    guard let port else { return }
+    let written: Int
+    do {
+      written = try pending.withUnsafeBytes { try port.write($0) }
+    } catch {
+      fail("\(error)", at: now)
+      return
+    }
+    guard written > 0 else { return }
+    pending.removeFirst(written)
+    wireFreeAt = max(wireFreeAt, now) + .nanoseconds(settings.wireTime(forBytes: written))
+    if pending.isEmpty, let timeout = encoder.acknowledgement?.timeout {
+      awaitingAnswer?.deadline = wireFreeAt + timeout
+    }
+  }
+
+  // MARK: - Answers
+
+  private func readAnswers(at now: Instant) {
+    guard let port else { return }
+    var chunk = [UInt8](repeating: 0, count: 256)
+    while true {
+      let count: Int
+      do {
+        count = try chunk.withUnsafeMutableBytes { try port.read(into: $0) }
+      } catch {
+        fail("\(error)", at: now)
+        return
+      }
+      guard count > 0 else { break }
+      received += chunk[0..<count]
+    }
+    guard let acknowledgement = encoder.acknowledgement else {
+      received.removeAll()
+      return
+    }
+    while let (answer, consumed) = acknowledgement.scan(received) {
+      received.removeFirst(consumed)
+      guard awaitingAnswer != nil else { continue }
+      switch answer {
+      case .accepted:
+        awaitingAnswer = nil
+        if outage != nil {
+          outage = nil
+          logger.log(.notice, "display \(name): \(path) answers again")
+        }
+      case .rejected:
+        resendOrGiveUp(at: now)
+      }
+    }
+    if received.count > 1024 {
+      received.removeFirst(received.count - 16)
+    }
+  }
+
+  /// Sends the unacknowledged bytes again, or counts the device as offline when no
+  /// try is left.
+  private func resendOrGiveUp(at now: Instant) {
+    guard var awaited = awaitingAnswer else { return }
+    guard awaited.triesLeft > 0 else {
+      awaitingAnswer = nil
+      if outage == nil {
+        logger.log(
+          .warning,
+          "display \(name): no answer from \(path) after \((encoder.acknowledgement?.retries ?? 0) + 1) tries; "
+            + "offline, retrying")
+        outage = Outage(retryAt: now + Self.firstRetryDelay, attempt: 0, portIsOpen: true)
+      }
+      return
+    }
+    awaited.triesLeft -= 1
+    awaitingAnswer = awaited
+    pending = awaited.bytes
+    writePending(at: now)
+  }
+
+  // MARK: - Opening and failing
+
+  private func open(at now: Instant, firstTime: Bool) {
+    do {
+      port = try SerialPort(path: path, settings: settings)
+    } catch {
+      let attempt = (outage?.attempt ?? -1) + 1
+      if firstTime {
+        logger.log(.warning, "display \(name): \(Self.explain(error)); will keep trying")
+      } else {
+        logger.log(.debug, "display \(name): still offline: \(error)")
+      }
+      outage = Outage(retryAt: now + Self.retryDelay(attempt: attempt), attempt: attempt, portIsOpen: false)
+      return
+    }
+    if outage != nil {
+      logger.log(.notice, "display \(name): \(path) is back; re-initialising")
+    } else {
+      logger.log(.info, "display \(name): \(path) open at \(settings.baudRate) baud")
+    }
+    outage = nil
+    needsInitialization = true
+    hasNewFrame = wanted != nil
+    pending.removeAll()
+    received.removeAll()
+    awaitingAnswer = nil
+    wireFreeAt = now
+    pump(at: now)
+  }
+
+  /// Closes the port after an error and schedules reopening it.
+  private func fail(_ reason: String, at now: Instant) {
+    if outage == nil || outage?.portIsOpen == true {
+      logger.log(.warning, "display \(name): \(reason); offline, reopening \(path) when it returns")
+    }
+    port?.close()
+    port = nil
+    pending.removeAll()
+    awaitingAnswer = nil
+    outage = Outage(retryAt: now + Self.firstRetryDelay, attempt: 0, portIsOpen: false)
+  }
+
+  static func retryDelay(attempt: Int) -> Duration {
+    var delay = firstRetryDelay
+    for _ in 0..<min(attempt, 10) where delay < longestRetryDelay {
+      delay = delay * 2
+    }
+    return min(delay, longestRetryDelay)
+  }
+
+  /// The error with a hint for the usual causes.
+  private static func explain(_ error: any Error) -> String {
+    guard let error = error as? IOError else { return "\(error)" }
+    switch error.errno {
+    case .permissionDenied:
+      return "\(error): the user running scoreboardd needs to be in the 'dialout' group"
+    case .noSuchFileOrDirectory:
+      return "\(error): is the adapter plugged in?"
+    default:
+      return "\(error)"
+    }
+  }
+}
