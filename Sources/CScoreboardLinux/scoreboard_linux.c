@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -50,4 +51,15 @@ int sbl_open_pseudo_terminal(char *slave_path, size_t size) {
     return -1;
   }
   return master;
+}
+
+int sbl_terminal_is_exclusive(int descriptor, int *exclusive) {
+#ifdef TIOCGEXCL
+  return ioctl(descriptor, TIOCGEXCL, exclusive);
+#else
+  (void)descriptor;
+  (void)exclusive;
+  errno = ENOSYS;
+  return -1;
+#endif
 }

@@ -27,4 +27,9 @@ int sbl_signalfd_read(int descriptor, int *signal_number);
 /// Returns the master descriptor.
 int sbl_open_pseudo_terminal(char *slave_path, size_t size);
 
+/// Stores in `exclusive` whether the terminal `descriptor` is in exclusive mode
+/// (TIOCEXCL), read with the TIOCGEXCL ioctl. Returns 0, or -1 with errno (ENOSYS when
+/// the kernel headers lack TIOCGEXCL).
+int sbl_terminal_is_exclusive(int descriptor, int *exclusive);
+
 #endif
