@@ -1,0 +1,105 @@
+import ScoreboardCore
+
+/// The SparkFun Serial 7-Segment Display (and OpenSegment) over its UART
+/// (`driver = s7s`): one module of 4 digits, a colon and an apostrophe.
+///
+/// A display of several modules uses one encoder per module, each given the module's 4
+/// cells. A frame with fewer cells leaves the missing digits dark; cells after the
+/// fourth are not shown.
+///
+/// On the wire: `0x76` clears the display once, when the device is initialised; each
+/// digit is written as raw segments (`0x7B`-`0x7E` and the segments) and only when it
+/// changes; the decimal points go in one `0x77` command, sent when any of them changes;
+/// brightness is `0x7A` with 0-100, sent when the device is initialised and afterwards
+/// only when it changes, because the firmware writes it to EEPROM on every such command.
+/// The module has no display-off command: a blank frame turns every segment and point
+/// dark and leaves the brightness as it is. The module never answers.
+public struct SparkFunSerial7Segment: SerialProtocol {
+  /// The digits of one module.
+  private static let digitCount = 4
+
+  /// What the module shows, as far as the encoder is concerned.
+  private struct Shown: Equatable {
+    /// Segments A-G of each digit, bit 0 = A.
+    var digits: [UInt8]
+    /// Decimal points, bit 0-3 = DP of digits 1-4 (the colon and apostrophe stay dark).
+    var points: UInt8
+    /// The module's brightness, 0-100.
+    var brightness: UInt8
+  }
+
+  private enum Command {
+    static let clear: UInt8 = 0x76
+    static let points: UInt8 = 0x77
+    static let brightness: UInt8 = 0x7A
+    static let firstDigitSegments: UInt8 = 0x7B
+  }
+
+  private var shown: Shown?
+
+  /// An encoder for a module in an unknown state.
+  public init() {}
+
+  /// The module never answers.
+  public var acknowledgement: Acknowledgement? { nil }
+
+  /// Clears the module, then sets the brightness, every digit and the decimal points.
+  public mutating func initialize(showing frame: Frame) -> [UInt8] {
+    let target = Self.shown(for: frame, keepingBrightness: nil)
+    var bytes = [Command.clear, Command.brightness, target.brightness]
+    for (digit, segments) in target.digits.enumerated() {
+      bytes += [Command.firstDigitSegments + UInt8(digit), segments]
+    }
+    bytes += [Command.points, target.points]
+    shown = target
+    return bytes
+  }
+
+  /// The commands for what differs from what the module shows: brightness, digits in
+  /// order, decimal points. While the frame is blank, brightness changes wait until the
+  /// display shows again. Initialises the module if it was never initialised.
+  public mutating func update(to frame: Frame) -> [UInt8] {
+    guard let shown else { return initialize(showing: frame) }
+    let target = Self.shown(for: frame, keepingBrightness: shown.brightness)
+    var bytes: [UInt8] = []
+    if target.brightness != shown.brightness {
+      bytes += [Command.brightness, target.brightness]
+    }
+    for digit in target.digits.indices where target.digits[digit] != shown.digits[digit] {
+      bytes += [Command.firstDigitSegments + UInt8(digit), target.digits[digit]]
+    }
+    if target.points != shown.points {
+      bytes += [Command.points, target.points]
+    }
+    self.shown = target
+    return bytes
+  }
+
+  /// The module's state for `frame`; a blank frame keeps `currentBrightness` when known.
+  private static func shown(for frame: Frame, keepingBrightness currentBrightness: UInt8?)
+    -> Shown
+  {
+    let brightness = moduleBrightness(frame.brightness)
+    guard !frame.isBlank else {
+      return Shown(
+        digits: Array(repeating: 0, count: digitCount), points: 0,
+        brightness: currentBrightness ?? brightness)
+    }
+    var digits: [UInt8] = []
+    var points: UInt8 = 0
+    for digit in 0..<digitCount {
+      let cell = digit < frame.cells.count ? frame.cells[digit] : .blank
+      digits.append(cell.withoutPoint.rawValue)
+      if cell.contains(.dp) {
+        points |= 1 << digit
+      }
+    }
+    return Shown(digits: digits, points: points, brightness: brightness)
+  }
+
+  /// The module's brightness 0-100 for a frame brightness 0-15 (clamped to that range).
+  private static func moduleBrightness(_ level: Int) -> UInt8 {
+    let clamped = min(max(level, 0), 15)
+    return UInt8((Double(clamped) * 100 / 15).rounded())
+  }
+}

@@ -1,0 +1,172 @@
+import ScoreboardCore
+import ScoreboardDrivers
+import Testing
+
+@Suite struct SparkFunSerial7SegmentTests {
+  /// One frame of a scenario and what showing it must cost.
+  struct Step: Sendable {
+    /// The frame's cells as the font writes them (`12.34`).
+    var text: String
+    var brightness = 8
+    var isBlank = false
+    /// How many bytes the change takes on the wire.
+    var bytes: Int
+    /// How many brightness commands (EEPROM writes) the module has received by then.
+    var brightnessCommands: Int
+
+    var frame: Frame {
+      Frame(cells: try! SegmentFont.cells(for: text), brightness: brightness, isBlank: isBlank)
+    }
+  }
+
+  /// Frames shown one after the other: the first one initialises the module.
+  struct Scenario: Sendable, CustomTestStringConvertible {
+    var name: String
+    var steps: [Step]
+
+    var testDescription: String { name }
+  }
+
+  /// The module's brightness (0-100) for each frame brightness, from round(level * 100 / 15).
+  static let moduleBrightness = [0, 7, 13, 20, 27, 33, 40, 47, 53, 60, 67, 73, 80, 87, 93, 100]
+
+  static let scenarios = [
+    Scenario(
+      name: "typing a score",
+      steps: [
+        // Clear, brightness, 4 digits, points: 1 + 2 + 8 + 2 bytes.
+        Step(text: "   0", bytes: 13, brightnessCommands: 1),
+        Step(text: "   1", bytes: 2, brightnessCommands: 1),
+        Step(text: "  12", bytes: 4, brightnessCommands: 1),
+        Step(text: " 123", bytes: 6, brightnessCommands: 1),
+        Step(text: " 123", bytes: 0, brightnessCommands: 1),
+        Step(text: "  12", bytes: 6, brightnessCommands: 1),
+      ]),
+    Scenario(
+      name: "decimal points",
+      steps: [
+        Step(text: "1234", bytes: 13, brightnessCommands: 1),
+        Step(text: "12.34", bytes: 2, brightnessCommands: 1),
+        Step(text: "1.2.34", bytes: 2, brightnessCommands: 1),
+        Step(text: "1.2.3.4.", bytes: 2, brightnessCommands: 1),
+        Step(text: "1234", bytes: 2, brightnessCommands: 1),
+        Step(text: "12.35", bytes: 4, brightnessCommands: 1),
+      ]),
+    Scenario(
+      name: "blank and unblank",
+      steps: [
+        Step(text: "12.34", bytes: 13, brightnessCommands: 1),
+        // Four digits and the points go dark; the brightness stays.
+        Step(text: "12.34", isBlank: true, bytes: 10, brightnessCommands: 1),
+        Step(text: "12.34", isBlank: true, bytes: 0, brightnessCommands: 1),
+        // A brightness change while blank waits until the display shows again.
+        Step(text: "12.34", brightness: 12, isBlank: true, bytes: 0, brightnessCommands: 1),
+        Step(text: "12.34", brightness: 12, bytes: 12, brightnessCommands: 2),
+        Step(text: "1234", brightness: 12, isBlank: true, bytes: 10, brightnessCommands: 2),
+        Step(text: "1234", brightness: 12, bytes: 8, brightnessCommands: 2),
+      ]),
+    Scenario(
+      name: "brightness up and down",
+      steps: [
+        Step(text: "  10", bytes: 13, brightnessCommands: 1),
+        Step(text: "  10", brightness: 9, bytes: 2, brightnessCommands: 2),
+        Step(text: "  10", brightness: 10, bytes: 2, brightnessCommands: 3),
+        Step(text: "  10", brightness: 10, bytes: 0, brightnessCommands: 3),
+        Step(text: "  10", brightness: 9, bytes: 2, brightnessCommands: 4),
+        Step(text: "  10", brightness: 0, bytes: 2, brightnessCommands: 5),
+        Step(text: "  10", brightness: 15, bytes: 2, brightnessCommands: 6),
+        Step(text: "  11", brightness: 14, bytes: 4, brightnessCommands: 7),
+      ]),
+    Scenario(
+      name: "starting blank",
+      steps: [
+        Step(text: "8888", brightness: 5, isBlank: true, bytes: 13, brightnessCommands: 1),
+        Step(text: "8888", brightness: 5, bytes: 8, brightnessCommands: 1),
+      ]),
+  ]
+
+  @Test(arguments: scenarios)
+  func scenario(_ scenario: Scenario) {
+    var encoder = SparkFunSerial7Segment()
+    var emulator = SerialSevenSegmentEmulator()
+    var shownBrightness = 0
+    for (index, step) in scenario.steps.enumerated() {
+      let bytes =
+        index == 0 ? encoder.initialize(showing: step.frame) : encoder.update(to: step.frame)
+      emulator.receive(bytes)
+      if index == 0 || !step.isBlank {
+        shownBrightness = Self.moduleBrightness[step.brightness]
+      }
+      let expectedCells = step.isBlank ? [] : try! SegmentFont.cells(for: step.text)
+      #expect(bytes.count == step.bytes, "step \(index): \(step.text)")
+      #expect(emulator.brightnessCommands == step.brightnessCommands, "step \(index)")
+      #expect(emulator.brightness == shownBrightness, "step \(index)")
+      expectShows(expectedCells, on: emulator, step: index)
+    }
+    #expect(emulator.violations.isEmpty)
+    #expect(emulator.otherEEPROMWrites == 0)
+  }
+
+  /// Checks that the module shows `cells` (missing cells dark) and only their points.
+  func expectShows(_ cells: [Segments], on emulator: SerialSevenSegmentEmulator, step: Int) {
+    let fourCells = (0..<4).map { $0 < cells.count ? cells[$0].rawValue : 0 }
+    let digits = fourCells.map { SerialSevenSegmentEmulator.Glyph.segments($0 & 0x7F) }
+    let points = fourCells.enumerated().reduce(UInt8(0)) { points, cell in
+      cell.element & 0x80 != 0 ? points | 1 << cell.offset : points
+    }
+    #expect(emulator.digits == digits, "step \(step)")
+    #expect(emulator.points == points, "step \(step)")
+  }
+
+  @Test(arguments: zip(0...15, moduleBrightness))
+  func brightnessScale(level: Int, moduleBrightness: Int) {
+    var encoder = SparkFunSerial7Segment()
+    var emulator = SerialSevenSegmentEmulator()
+    emulator.receive(encoder.initialize(showing: Fixtures.frame("1234", brightness: level)))
+    #expect(emulator.brightness == moduleBrightness)
+  }
+
+  @Test(arguments: [(-3, 0), (16, 100), (99, 100)])
+  func brightnessOutsideTheScaleIsClamped(level: Int, moduleBrightness: Int) {
+    var encoder = SparkFunSerial7Segment()
+    var emulator = SerialSevenSegmentEmulator()
+    emulator.receive(encoder.initialize(showing: Fixtures.frame("1234", brightness: level)))
+    #expect(emulator.brightness == moduleBrightness)
+    #expect(emulator.violations.isEmpty)
+  }
+
+  @Test(arguments: [("12", "12  "), ("1.", "1.   "), ("12345", "1234"), ("", "    ")])
+  func framesOfOtherSizesUseTheFirstFourCells(text: String, shown: String) throws {
+    var encoder = SparkFunSerial7Segment()
+    var emulator = SerialSevenSegmentEmulator()
+    emulator.receive(encoder.initialize(showing: Fixtures.frame(text)))
+    expectShows(try SegmentFont.cells(for: shown), on: emulator, step: 0)
+  }
+
+  @Test func aModuleBackAfterAnUnplugIsInitialisedCompletely() {
+    var encoder = SparkFunSerial7Segment()
+    var before = SerialSevenSegmentEmulator()
+    before.receive(encoder.initialize(showing: Fixtures.frame("1.234", brightness: 3)))
+    before.receive(encoder.update(to: Fixtures.frame("12.34", brightness: 4)))
+
+    var replugged = SerialSevenSegmentEmulator()
+    replugged.receive(encoder.initialize(showing: Fixtures.frame("12.34", brightness: 4)))
+    #expect(replugged.digits == before.digits)
+    #expect(replugged.points == before.points)
+    #expect(replugged.brightness == 27)
+    #expect(encoder.update(to: Fixtures.frame("12.34", brightness: 4)).isEmpty)
+  }
+
+  @Test func updateBeforeInitialiseInitialises() {
+    var encoder = SparkFunSerial7Segment()
+    let bytes = encoder.update(to: Fixtures.frame("0042"))
+    var emulator = SerialSevenSegmentEmulator()
+    emulator.receive(bytes)
+    #expect(bytes.first == 0x76)
+    expectShows(try! SegmentFont.cells(for: "0042"), on: emulator, step: 0)
+  }
+
+  @Test func neverAnswers() {
+    #expect(SparkFunSerial7Segment().acknowledgement == nil)
+  }
+}
