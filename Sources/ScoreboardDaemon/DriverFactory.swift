@@ -14,6 +14,8 @@ enum DriverFactory {
       return TerminalDisplay(
         name: display.name, layout: layout, fields: spec.fields(on: display.name),
         footer: options.footer, output: .standardOutput)
+    case .s7s, .serialFrame, .serialText:
+      throw DaemonError("display \(display.name): driver not available yet", exitCode: .unavailable)
     }
   }
 
