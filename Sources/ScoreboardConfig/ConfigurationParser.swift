@@ -40,9 +40,11 @@ struct ConfigurationParser {
     }
 
     let displaySections = sections(of: .display)
-    let displays = displaySections.compactMap { name, section in
+    let parsedDisplays = displaySections.compactMap { name, section in
       read(section) { reader in DisplaySectionParser.parse(name: name, reader: &reader) }
     }
+    reportSharedPorts(of: parsedDisplays)
+    let displays = parsedDisplays.map(\.configuration)
 
     let fieldSections = sections(of: .field)
     let fieldParser = FieldSectionParser(
@@ -52,6 +54,8 @@ struct ConfigurationParser {
       read(section) { reader in fieldParser.parse(name: name, reader: &reader) }
     }
     reportOverlaps(of: fields)
+    reportTemplateFields(
+      of: parsedDisplays, fields: fields.map(\.spec), fieldNames: fieldSections.map(\.name))
 
     let keymapSections = sections(of: .keymap)
     let keymapParser = KeymapSectionParser(
@@ -135,6 +139,55 @@ struct ConfigurationParser {
             + "this field takes \(Self.cellText(field.spec)), "
             + "'\(earlier.spec.name)' takes \(Self.cellText(earlier.spec))",
           line: field.positionLine, sectionTitle: field.section, key: "position")
+      }
+    }
+  }
+
+  /// Reports each serial port a display uses that an earlier display, or an earlier module
+  /// of an s7s display, uses too. (An s7s display that lists a port twice is reported
+  /// when its section is read.)
+  private mutating func reportSharedPorts(of displays: [DisplaySectionParser.Display]) {
+    var users: [String: DisplaySectionParser.Display] = [:]
+    for display in displays {
+      for port in display.configuration.driver.serialPorts {
+        if let earlier = users[port] {
+          report(
+            "\(port) is also the port of [\(earlier.section)] (line \(earlier.portLine)); "
+              + "a serial port drives one display",
+            line: display.portLine, sectionTitle: display.section, key: "port")
+        } else {
+          users[port] = display
+        }
+      }
+    }
+  }
+
+  /// Reports each field a display's template names that is not on that display. A field
+  /// whose section has errors is not reported.
+  private mutating func reportTemplateFields(
+    of displays: [DisplaySectionParser.Display], fields: [FieldSpec], fieldNames: [String]
+  ) {
+    for display in displays {
+      guard case .serialText(let options) = display.configuration.driver else { continue }
+      let name = display.configuration.name
+      let shown = fields.filter { $0.display == name }.map(\.name)
+      for fieldName in options.template.fieldNames where !shown.contains(fieldName) {
+        let problem = "field '\(fieldName)' is not on display '\(name)'"
+        let message: String
+        if let field = fields.first(where: { $0.name == fieldName }) {
+          message =
+            "field '\(fieldName)' is on display '\(field.display)', not on display '\(name)'"
+        } else if fieldNames.contains(fieldName) {
+          continue  // The field's section has errors, already reported.
+        } else if let suggestion = NameSuggestion.nearest(to: fieldName, among: shown) {
+          message = problem + "; did you mean '\(suggestion)'?"
+        } else if shown.isEmpty {
+          message = problem + ", which shows no field"
+        } else {
+          message = problem + "; expected \(Listing.joined(shown.map { "'\($0)'" }))"
+        }
+        report(
+          message, line: display.templateLine, sectionTitle: display.section, key: "template")
       }
     }
   }

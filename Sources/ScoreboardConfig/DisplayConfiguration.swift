@@ -1,5 +1,13 @@
 /// A configured display: a `[display NAME]` section.
 public struct DisplayConfiguration: Hashable, Sendable {
+  /// What a display shows once scoreboardd stops (`on-stop`).
+  public enum FinalFrame: String, Hashable, Sendable, CaseIterable {
+    /// The last frame stays on the display.
+    case keep
+    /// The display is blanked.
+    case blank
+  }
+
   /// The display's name, as fields refer to it (`main`).
   public var name: String
   /// The line of the section header, for messages about the display.
@@ -8,12 +16,17 @@ public struct DisplayConfiguration: Hashable, Sendable {
   public var cellCount: Int
   /// The driver that shows the display's frames, with its options.
   public var driver: DisplayDriver
+  /// What the display shows once scoreboardd stops (`on-stop`).
+  public var onStop: FinalFrame
 
   /// Creates a display configuration.
-  public init(name: String, line: Int, cellCount: Int, driver: DisplayDriver) {
+  public init(
+    name: String, line: Int, cellCount: Int, driver: DisplayDriver, onStop: FinalFrame = .keep
+  ) {
     self.name = name
     self.line = line
     self.cellCount = cellCount
     self.driver = driver
+    self.onStop = onStop
   }
 }

@@ -1,8 +1,22 @@
 extension DisplayDriver {
   /// Every display driver the configuration knows, each reading its own keys.
   static let parsers: [DriverParser<DisplayDriver>] = [
-    DriverParser(name: "terminal", keys: ["footer"]) { reader in
+    DriverParser(name: "terminal", keys: ["footer"], requiredKeys: ["digits"]) { reader in
       .terminal(TerminalDisplayOptions(footer: reader.text("footer", expected: "a footer text")))
-    }
+    },
+    DriverParser(name: "s7s", keys: S7SDisplayOptions.keys, requiredKeys: ["port"]) { reader in
+      S7SDisplayOptions.parse(&reader).map(DisplayDriver.s7s)
+    },
+    DriverParser(
+      name: "serial-frame", keys: SerialFrameDisplayOptions.keys, requiredKeys: ["digits", "port"]
+    ) { reader in
+      SerialFrameDisplayOptions.parse(&reader).map(DisplayDriver.serialFrame)
+    },
+    DriverParser(
+      name: "serial-text", keys: SerialTextDisplayOptions.keys,
+      requiredKeys: ["digits", "port", "template"]
+    ) { reader in
+      SerialTextDisplayOptions.parse(&reader).map(DisplayDriver.serialText)
+    },
   ]
 }

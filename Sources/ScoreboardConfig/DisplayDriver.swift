@@ -2,4 +2,11 @@
 public enum DisplayDriver: Hashable, Sendable {
   /// Draws the digits in a terminal (`driver = terminal`).
   case terminal(TerminalDisplayOptions)
+  /// SparkFun Serial 7-Segment modules, one per serial port (`driver = s7s`).
+  case s7s(S7SDisplayOptions)
+  /// A controller board that takes framed messages over a serial port
+  /// (`driver = serial-frame`).
+  case serialFrame(SerialFrameDisplayOptions)
+  /// A device that takes a line of text over a serial port (`driver = serial-text`).
+  case serialText(SerialTextDisplayOptions)
 }

@@ -1,18 +1,60 @@
-/// Reads a `[display NAME]` section: its driver, its number of cells, the driver's keys.
+/// Reads a `[display NAME]` section: its driver, its number of cells, what it shows once
+/// scoreboardd stops, the driver's keys.
 enum DisplaySectionParser {
+  /// A display read without error, with where its keys were given, for the checks that
+  /// compare displays and fields.
+  struct Display {
+    var configuration: DisplayConfiguration
+    /// The section's title, for messages.
+    var section: String
+    /// The line of `port`, or of the section header when the driver has no port.
+    var portLine: Int
+    /// The line of `template`, or of the section header when the driver has no template.
+    var templateLine: Int
+  }
+
   /// The most cells a display may have.
   static let maximumCellCount = 64
 
   /// The keys of every display, whatever its driver.
-  static let commonKeys = ["driver", "digits"]
+  static let commonKeys = ["driver", "digits", "on-stop"]
 
   /// The display, or nil when something in the section is wrong.
-  static func parse(name: String, reader: inout SectionReader) -> DisplayConfiguration? {
-    reader.require("driver", "digits")
-    let cellCount = reader.integer("digits", in: 1...maximumCellCount)
+  static func parse(name: String, reader: inout SectionReader) -> Display? {
+    reader.require("driver")
+    let givenCellCount = reader.integer("digits", in: 1...maximumCellCount)
+    let onStop: DisplayConfiguration.FinalFrame? = reader.choice("on-stop")
     let driver = reader.driver(among: DisplayDriver.parsers, commonKeys: commonKeys)
-    guard !reader.hasErrors, let cellCount, let driver else { return nil }
-    return DisplayConfiguration(
-      name: name, line: reader.section.line, cellCount: cellCount, driver: driver)
+    guard let driver else { return nil }
+    let cellCount = cellCount(of: driver, given: givenCellCount, reader: &reader)
+    guard !reader.hasErrors, let cellCount else { return nil }
+    let configuration = DisplayConfiguration(
+      name: name, line: reader.section.line, cellCount: cellCount, driver: driver,
+      onStop: onStop ?? .keep)
+    return Display(
+      configuration: configuration, section: reader.section.title,
+      portLine: reader.line(of: "port"), templateLine: reader.line(of: "template"))
+  }
+
+  /// The display's cells: those of its S7S modules, which `digits` may only repeat, or
+  /// else `digits`.
+  private static func cellCount(of driver: DisplayDriver, given: Int?, reader: inout SectionReader)
+    -> Int?
+  {
+    guard case .s7s(let options) = driver else { return given }
+    let ports = options.ports.count
+    let count = ports * S7SDisplayOptions.digitsPerModule
+    let perPort =
+      "an s7s display has \(S7SDisplayOptions.digitsPerModule) digits per port: "
+      + "\(Listing.count(ports, "port")) \(ports == 1 ? "makes" : "make") \(count) digits"
+    if count > maximumCellCount {
+      reader.report("\(perPort), but a display has at most \(maximumCellCount)", key: "port")
+      return nil
+    }
+    if let given, given != count {
+      reader.report("\(perPort), found \(given)", key: "digits")
+      return nil
+    }
+    return count
   }
 }

@@ -3,20 +3,42 @@ extension SectionReader {
   ///
   /// `commonKeys` are the section's keys other than the drivers' own. When the driver is
   /// missing or unknown, any driver's keys count as known, so only the driver is reported.
+  /// Otherwise the keys of the other drivers are reported as theirs, and the keys the
+  /// driver requires as missing.
   mutating func driver<Driver>(among parsers: [DriverParser<Driver>], commonKeys: [String])
     -> Driver?
   {
     let names = parsers.map(\.name)
+    let driverKeys = parsers.flatMap(\.keys)
     guard let name = text("driver", expected: "a driver: \(Listing.joined(names))") else {
-      reportUnknownKeys(known: commonKeys + parsers.flatMap(\.keys))
+      reportUnknownKeys(known: commonKeys + driverKeys)
       return nil
     }
     guard let parser = DriverParser.named(name.lowercased(), among: parsers) else {
-      report("unknown driver '\(name)'; expected \(Listing.joined(names))", key: "driver")
-      reportUnknownKeys(known: commonKeys + parsers.flatMap(\.keys))
+      var message = "unknown driver '\(name)'"
+      if let suggestion = NameSuggestion.nearest(to: name, among: names) {
+        message += "; did you mean '\(suggestion)'?"
+      } else {
+        message += "; expected \(Listing.joined(names))"
+      }
+      report(message, key: "driver")
+      reportUnknownKeys(known: commonKeys + driverKeys)
       return nil
     }
-    reportUnknownKeys(known: commonKeys + parser.keys)
+    let known = commonKeys + parser.keys
+    for entry in entries where !known.contains(entry.key) {
+      let owners = parsers.filter { $0.keys.contains(entry.key) }.map(\.name)
+      if !owners.isEmpty {
+        let drivers = owners.count == 1 ? "driver" : "drivers"
+        report(
+          "applies only to \(drivers) \(Listing.joined(owners, conjunction: "and")), "
+            + "not to driver \(parser.name)", at: entry)
+      }
+    }
+    reportUnknownKeys(known: known, ignoring: driverKeys)
+    for key in parser.requiredKeys {
+      require(key)
+    }
     return parser.parse(&self)
   }
 }

@@ -65,9 +65,10 @@ struct SectionReader {
     }
   }
 
-  /// Reports every key not in `known`, suggesting the nearest known one.
-  mutating func reportUnknownKeys(known: [String]) {
-    for entry in entries where !known.contains(entry.key) {
+  /// Reports every key not in `known`, suggesting the nearest known one; keys in `ignoring`
+  /// are left to the caller.
+  mutating func reportUnknownKeys(known: [String], ignoring: [String] = []) {
+    for entry in entries where !known.contains(entry.key) && !ignoring.contains(entry.key) {
       if let suggestion = NameSuggestion.nearest(to: entry.key, among: known) {
         report("unknown key '\(entry.key)'; did you mean '\(suggestion)'?", at: entry)
       } else {
@@ -88,11 +89,12 @@ struct SectionReader {
     return value
   }
 
-  /// An absolute path (`/dev/tty2`).
-  mutating func path(_ key: String) -> String? {
+  /// An absolute path; `example` is one, for the message when the path is not absolute.
+  mutating func path(_ key: String, example: String = "/dev/tty2") -> String? {
     guard let value = entry(key)?.value else { return nil }
     guard value.hasPrefix("/") else {
-      report("expected an absolute path such as /dev/tty2, found \(Listing.found(value))", key: key)
+      report(
+        "expected an absolute path such as \(example), found \(Listing.found(value))", key: key)
       return nil
     }
     return value
@@ -105,6 +107,18 @@ struct SectionReader {
       report(
         "expected a whole number from \(range.lowerBound) to \(range.upperBound), "
           + "found \(Listing.found(value))", key: key)
+      return nil
+    }
+    return number
+  }
+
+  /// A whole number among `choices`; `expected` says what they are, for the message that
+  /// lists them: `expected a baud rate Linux can set: 1200, ... or 1000000`.
+  mutating func integer(_ key: String, among choices: [Int], expected: String = "") -> Int? {
+    guard let value = entry(key)?.value else { return nil }
+    guard let number = Int(value), choices.contains(number) else {
+      let list = Listing.joined(choices.map(String.init))
+      report("expected \(expected)\(list), found \(Listing.found(value))", key: key)
       return nil
     }
     return number

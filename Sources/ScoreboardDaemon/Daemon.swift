@@ -25,7 +25,7 @@ public final class Daemon {
     /// The cells of the display this driver shows (an S7S module shows 4 of them).
     let cells: Range<Int>
     let display: any SegmentDisplay
-    let onStop: FinalFrame
+    let onStop: DisplayConfiguration.FinalFrame
     var shown: Frame?
     /// What the poll loop watches for this display.
     var watched: (descriptor: FileDescriptor, events: PollLoop.Events)?

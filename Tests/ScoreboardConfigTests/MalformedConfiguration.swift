@@ -26,4 +26,13 @@ struct MalformedConfiguration: Sendable, CustomTestStringConvertible {
   static func afterBase(_ problem: String, _ lines: String, _ diagnostics: String) -> Self {
     Self(problem: problem, text: base + lines, diagnostics: diagnostics)
   }
+
+  /// A `[display main]` section of `lines`, which start at line 2, followed by a field of
+  /// 2 digits at cell 1.
+  static func display(_ problem: String, _ lines: String, _ diagnostics: String) -> Self {
+    Self(
+      problem: problem,
+      text: "[display main]\n" + lines + "[field home]\nposition = 1\ndigits = 2\n",
+      diagnostics: diagnostics)
+  }
 }

@@ -149,13 +149,205 @@ import Testing
     MalformedConfiguration(
       problem: "unknown display driver",
       text: "[display main]\ndriver = tm1637\ndigits = 4\n[field home]\nposition = 1\ndigits = 2\n",
-      diagnostics: "demo.conf:2: [display main] driver: unknown driver 'tm1637'; expected terminal"),
-    MalformedConfiguration(
-      problem: "display without driver and digits",
-      text: "[display main]\n[field home]\nposition = 1\ndigits = 2\n",
       diagnostics:
-        "demo.conf:1: [display main]: missing required key 'driver'" + "\n"
-        + "demo.conf:1: [display main]: missing required key 'digits'"),
+        "demo.conf:2: [display main] driver: unknown driver 'tm1637'; expected terminal, s7s, serial-frame or serial-text"
+    ),
+    MalformedConfiguration(
+      problem: "display without driver",
+      text: "[display main]\n[field home]\nposition = 1\ndigits = 2\n",
+      diagnostics: "demo.conf:1: [display main]: missing required key 'driver'"),
+    .display(
+      "terminal display without digits", "driver = terminal\n",
+      "demo.conf:1: [display main]: missing required key 'digits'"),
+    .display(
+      "misspelt serial driver", "driver = s7\nport = /dev/serial0\n",
+      "demo.conf:2: [display main] driver: unknown driver 's7'; did you mean 's7s'?"),
+    .display(
+      "serial driver with an underscore", "driver = serial_text\ndigits = 4\n",
+      "demo.conf:2: [display main] driver: unknown driver 'serial_text'; did you mean 'serial-text'?"
+    ),
+    .display(
+      "serial display without a port", "driver = serial-frame\ndigits = 4\n",
+      "demo.conf:1: [display main]: missing required key 'port'"),
+    .display(
+      "s7s display without a port", "driver = s7s\nbaud = 9600\n",
+      "demo.conf:1: [display main]: missing required key 'port'"),
+    .display(
+      "relative port", "driver = serial-frame\ndigits = 4\nport = ttyUSB0\n",
+      "demo.conf:4: [display main] port: expected an absolute path such as /dev/serial0, found \"ttyUSB0\""
+    ),
+    .display(
+      "empty port", "driver = serial-frame\ndigits = 4\nport =\n",
+      "demo.conf:4: [display main] port: expected an absolute path such as /dev/serial0, found nothing"
+    ),
+    .display(
+      "several ports on a single-port driver",
+      "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0 /dev/ttyUSB1\n",
+      "demo.conf:4: [display main] port: expected one serial port, found 2; only an s7s display takes a port per module"
+    ),
+    .display(
+      "relative port among s7s ports", "driver = s7s\nport = /dev/serial0 ttyUSB0\n",
+      "demo.conf:3: [display main] port: expected an absolute path such as /dev/serial0, found \"ttyUSB0\""
+    ),
+    .display(
+      "s7s port listed twice", "driver = s7s\nport = /dev/serial0 /dev/ttyUSB0 /dev/serial0\n",
+      "demo.conf:3: [display main] port: expected each port once, found \"/dev/serial0\" twice"),
+    .display(
+      "s7s digits not 4 per port", "driver = s7s\nport = /dev/serial0 /dev/ttyUSB0\ndigits = 6\n",
+      "demo.conf:4: [display main] digits: an s7s display has 4 digits per port: 2 ports make 8 digits, found 6"
+    ),
+    .display(
+      "s7s digits of one module", "driver = s7s\nport = /dev/serial0\ndigits = 8\n",
+      "demo.conf:4: [display main] digits: an s7s display has 4 digits per port: 1 port makes 4 digits, found 8"
+    ),
+    .display(
+      "s7s with more digits than a display has",
+      "driver = s7s\nport = " + (1...17).map { "/dev/s\($0)" }.joined(separator: " ") + "\n",
+      "demo.conf:3: [display main] port: an s7s display has 4 digits per port: 17 ports make 68 digits, but a display has at most 64"
+    ),
+    .display(
+      "baud Linux cannot set",
+      "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\nbaud = 250000\n",
+      "demo.conf:5: [display main] baud: expected a baud rate Linux can set: 1200, 1800, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000, 921600 or 1000000, found \"250000\""
+    ),
+    .display(
+      "baud not a number", "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\nbaud = fast\n",
+      "demo.conf:5: [display main] baud: expected a baud rate Linux can set: 1200, 1800, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 500000, 576000, 921600 or 1000000, found \"fast\""
+    ),
+    .display(
+      "baud the S7S cannot take", "driver = s7s\nport = /dev/serial0\nbaud = 1200\n",
+      "demo.conf:4: [display main] baud: expected a baud rate both the S7S and Linux support: 2400, 4800, 9600, 19200, 38400, 57600, 115200, 500000 or 1000000, found \"1200\""
+    ),
+    .display(
+      "S7S baud Linux cannot set", "driver = s7s\nport = /dev/serial0\nbaud = 14400\n",
+      "demo.conf:4: [display main] baud: expected a baud rate both the S7S and Linux support: 2400, 4800, 9600, 19200, 38400, 57600, 115200, 500000 or 1000000, found \"14400\""
+    ),
+    .display(
+      "unknown parity", "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\nparity = mark\n",
+      "demo.conf:5: [display main] parity: expected none, even or odd, found \"mark\""),
+    .display(
+      "data bits out of range",
+      "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\ndata-bits = 9\n",
+      "demo.conf:5: [display main] data-bits: expected a whole number from 5 to 8, found \"9\""),
+    .display(
+      "stop bits neither 1 nor 2",
+      "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\nstop-bits = 1.5\n",
+      "demo.conf:5: [display main] stop-bits: expected 1 or 2, found \"1.5\""),
+    .display(
+      "unknown flow control",
+      "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\nflow-control = xonxoff\n",
+      "demo.conf:5: [display main] flow-control: expected none or rtscts, found \"xonxoff\""),
+    .display(
+      "S7S line other than 8N1",
+      "driver = s7s\nport = /dev/serial0\nparity = even\nflow-control = rtscts\n",
+      "demo.conf:4: [display main] parity: expected none (an S7S talks 8N1 without flow control), found \"even\""
+        + "\n"
+        + "demo.conf:5: [display main] flow-control: expected none (an S7S talks 8N1 without flow control), found \"rtscts\""
+    ),
+    .display(
+      "address out of range",
+      "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\naddress = 255\n",
+      "demo.conf:5: [display main] address: expected a whole number from 0 to 254, found \"255\""),
+    .display(
+      "ack timeout without ack",
+      "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\nack-timeout = 200ms\n",
+      "demo.conf:5: [display main] ack-timeout: needs ack = yes: without acknowledgements nothing is awaited or retried"
+    ),
+    .display(
+      "retries with ack = no",
+      "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\nack = no\nretries = 5\n",
+      "demo.conf:6: [display main] retries: needs ack = yes: without acknowledgements nothing is awaited or retried"
+    ),
+    .display(
+      "ack timeout out of range",
+      "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\nack = yes\nack-timeout = 5ms\n",
+      "demo.conf:6: [display main] ack-timeout: expected a duration from 10ms to 5s, found \"5ms\""),
+    .display(
+      "too many retries",
+      "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\nack = yes\nretries = 11\n",
+      "demo.conf:6: [display main] retries: expected a whole number from 0 to 10, found \"11\""),
+    .display(
+      "serial-frame with too many digits",
+      "driver = serial-frame\ndigits = 65\nport = /dev/ttyUSB0\n",
+      "demo.conf:3: [display main] digits: expected a whole number from 1 to 64, found \"65\""),
+    .display(
+      "serial-text without a template", "driver = serial-text\ndigits = 4\nport = /dev/ttyUSB0\n",
+      "demo.conf:1: [display main]: missing required key 'template'"),
+    .display(
+      "template with an unclosed placeholder",
+      "driver = serial-text\ndigits = 4\nport = /dev/ttyUSB0\ntemplate = {home\\r\\n\n",
+      "demo.conf:5: [display main] template: '{' without a closing '}'"),
+    .display(
+      "template with an unknown escape",
+      "driver = serial-text\ndigits = 4\nport = /dev/ttyUSB0\ntemplate = {home}\\e\n",
+      "demo.conf:5: [display main] template: unknown escape '\\e'; expected \\r, \\n, \\t, \\\\ or \\xHH"
+    ),
+    .display(
+      "template naming a misspelt field",
+      "driver = serial-text\ndigits = 4\nport = /dev/ttyUSB0\ntemplate = {hmoe}\\r\n",
+      "demo.conf:5: [display main] template: field 'hmoe' is not on display 'main'; did you mean 'home'?"
+    ),
+    .display(
+      "template naming an unknown field",
+      "driver = serial-text\ndigits = 4\nport = /dev/ttyUSB0\ntemplate = {home} {clock}\n",
+      "demo.conf:5: [display main] template: field 'clock' is not on display 'main'; expected 'home'"
+    ),
+    MalformedConfiguration(
+      problem: "template naming a field of another display",
+      text: """
+        [display main]
+        driver = serial-text
+        digits = 4
+        port = /dev/ttyUSB0
+        template = {home}-{away}\\r\\n
+        [display side]
+        driver = terminal
+        digits = 2
+        [field home]
+        display = main
+        position = 1
+        digits = 2
+        [field away]
+        display = side
+        position = 1
+        digits = 2
+
+        """,
+      diagnostics:
+        "demo.conf:5: [display main] template: field 'away' is on display 'side', not on display 'main'"
+    ),
+    MalformedConfiguration(
+      problem: "two displays on one port",
+      text: """
+        [display main]
+        driver = s7s
+        port = /dev/serial0 /dev/ttyUSB0
+        [display side]
+        driver = serial-frame
+        digits = 4
+        port = /dev/ttyUSB0
+        [field home]
+        display = main
+        position = 1
+        digits = 2
+
+        """,
+      diagnostics:
+        "demo.conf:7: [display side] port: /dev/ttyUSB0 is also the port of [display main] (line 3); a serial port drives one display"
+    ),
+    .display(
+      "serial key on a terminal display", "driver = terminal\ndigits = 4\nbaud = 9600\n",
+      "demo.conf:4: [display main] baud: applies only to drivers s7s, serial-frame and serial-text, not to driver terminal"
+    ),
+    .display(
+      "serial-frame key on an s7s display", "driver = s7s\nport = /dev/serial0\nack = yes\n",
+      "demo.conf:4: [display main] ack: applies only to driver serial-frame, not to driver s7s"),
+    .display(
+      "misspelt serial key", "driver = serial-frame\ndigits = 4\nport = /dev/ttyUSB0\nadress = 3\n",
+      "demo.conf:5: [display main] adress: unknown key 'adress'; did you mean 'address'?"),
+    .display(
+      "unknown final frame", "driver = terminal\ndigits = 4\non-stop = off\n",
+      "demo.conf:4: [display main] on-stop: expected keep or blank, found \"off\""),
     .afterBase(
       "field without display when there are two", "[display side]\ndriver = terminal\ndigits = 4\n",
       "demo.conf:4: [field home]: missing required key 'display'; there is more than one display: main and side"
