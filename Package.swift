@@ -25,11 +25,16 @@ let package = Package(
       dependencies: ["ScoreboardCore", "ScoreboardConfig", "LinuxIO", "ScoreboardDrivers"]
     ),
     .executableTarget(name: "scoreboardd", dependencies: ["ScoreboardDaemon"]),
+    // Independent decoders of the wire protocols, written from the datasheets: they
+    // check the drivers' output in tests, benchmarks and hardware-in-the-loop runs.
+    .target(name: "ProtocolDecoders"),
 
     .testTarget(name: "ScoreboardCoreTests", dependencies: ["ScoreboardCore"]),
     .testTarget(name: "ScoreboardConfigTests", dependencies: ["ScoreboardConfig"]),
     .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO"]),
-    .testTarget(name: "ScoreboardDriversTests", dependencies: ["ScoreboardDrivers"]),
-    .testTarget(name: "IntegrationTests", dependencies: ["scoreboardd", "LinuxIO"]),
+    .testTarget(
+      name: "ScoreboardDriversTests", dependencies: ["ScoreboardDrivers", "ProtocolDecoders"]),
+    .testTarget(
+      name: "IntegrationTests", dependencies: ["scoreboardd", "LinuxIO", "ProtocolDecoders"]),
   ]
 )

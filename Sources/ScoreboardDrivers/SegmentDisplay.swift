@@ -50,7 +50,9 @@ public struct DisplayWait: Equatable, Sendable {
   /// When the display wants to be called back although nothing is ready.
   public var deadline: Instant?
 
-  public init(descriptor: FileDescriptor? = nil, events: PollLoop.Events = [], deadline: Instant? = nil) {
+  public init(
+    descriptor: FileDescriptor? = nil, events: PollLoop.Events = [], deadline: Instant? = nil
+  ) {
     self.descriptor = descriptor
     self.events = events
     self.deadline = deadline

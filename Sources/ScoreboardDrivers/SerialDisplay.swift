@@ -77,7 +77,8 @@ public final class SerialDisplay: SegmentDisplay {
   public var waitingFor: DisplayWait {
     if let outage {
       guard outage.portIsOpen, let port else { return DisplayWait(deadline: outage.retryAt) }
-      return DisplayWait(descriptor: port.fileDescriptor, events: [.readable], deadline: outage.retryAt)
+      return DisplayWait(
+        descriptor: port.fileDescriptor, events: [.readable], deadline: outage.retryAt)
     }
     guard let port else { return .nothing }
     var events: PollLoop.Events = []
@@ -130,7 +131,8 @@ public final class SerialDisplay: SegmentDisplay {
     }
     guard let port, outage == nil || outage?.portIsOpen == true, let finalFrame else { return }
     var bytes = pending
-    bytes += needsInitialization ? encoder.initialize(showing: finalFrame) : encoder.update(to: finalFrame)
+    bytes +=
+      needsInitialization ? encoder.initialize(showing: finalFrame) : encoder.update(to: finalFrame)
     let timeout = settings.wireTime(forBytes: bytes.count) + 1_000_000_000
     var remaining = bytes[...]
     let deadline = MonotonicClock.now() + timeout
@@ -167,12 +169,14 @@ public final class SerialDisplay: SegmentDisplay {
       return
     }
     hasNewFrame = false
-    let bytes = needsInitialization ? encoder.initialize(showing: wanted) : encoder.update(to: wanted)
+    let bytes =
+      needsInitialization ? encoder.initialize(showing: wanted) : encoder.update(to: wanted)
     needsInitialization = false
     guard !bytes.isEmpty else { return }
     pending = bytes
     if let acknowledgement = encoder.acknowledgement {
-      awaitingAnswer = AwaitedAnswer(bytes: bytes, deadline: now, triesLeft: acknowledgement.retries)
+      awaitingAnswer = AwaitedAnswer(
+        bytes: bytes, deadline: now, triesLeft: acknowledgement.retries)
     }
     writePending(at: now)
   }
@@ -266,7 +270,8 @@ public final class SerialDisplay: SegmentDisplay {
       } else {
         logger.log(.debug, "display \(name): still offline: \(error)")
       }
-      outage = Outage(retryAt: now + Self.retryDelay(attempt: attempt), attempt: attempt, portIsOpen: false)
+      outage = Outage(
+        retryAt: now + Self.retryDelay(attempt: attempt), attempt: attempt, portIsOpen: false)
       return
     }
     if outage != nil {
@@ -296,7 +301,9 @@ public final class SerialDisplay: SegmentDisplay {
     outage = Outage(retryAt: now + Self.firstRetryDelay, attempt: 0, portIsOpen: false)
   }
 
-  static func retryDelay(attempt: Int) -> Duration {
+  /// The wait before reopening attempt `attempt` (from 0): 250 ms, doubled each time, at
+  /// most 5 s.
+  public static func retryDelay(attempt: Int) -> Duration {
     var delay = firstRetryDelay
     for _ in 0..<min(attempt, 10) where delay < longestRetryDelay {
       delay = delay * 2

@@ -90,7 +90,7 @@ public final class TerminalDisplay: SegmentDisplay {
   /// and shows again, so the last frame stays on the terminal after the program ends.
   public func shutdown(showing finalFrame: Frame?) {
     if let finalFrame {
-      try? show(finalFrame)
+      try? show(finalFrame, at: .zero)
     }
     if case .large(let large) = renderer, hasDrawn {
       try? output.writeAll(large.ending)

@@ -1,3 +1,4 @@
+import ProtocolDecoders
 import ScoreboardCore
 import ScoreboardDrivers
 import Testing

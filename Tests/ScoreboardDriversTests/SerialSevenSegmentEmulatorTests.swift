@@ -1,3 +1,4 @@
+import ProtocolDecoders
 import Testing
 
 /// The emulator itself, against the datasheet's commands, so that the encoder tests

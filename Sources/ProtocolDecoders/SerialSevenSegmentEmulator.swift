@@ -11,9 +11,9 @@
 /// segments of digits 1-4; `0x7F`, `0x80` and `0x82` take one argument byte (baud rate,
 /// I2C address, mode); `0x81` is a factory reset. Brightness, baud rate, address, mode
 /// and factory reset are EEPROM writes, which it counts.
-struct SerialSevenSegmentEmulator {
+public struct SerialSevenSegmentEmulator {
   /// What a digit shows.
-  enum Glyph: Equatable {
+  public enum Glyph: Equatable {
     /// Segments A-G, bit 0 = A.
     case segments(UInt8)
     /// A character the emulator has no font for, as received.
@@ -22,31 +22,34 @@ struct SerialSevenSegmentEmulator {
 
   /// Segments of the hex digits 0-F (`b` and `d` in lower case), from the fact sheet's
   /// digits 0-9 and the usual letters.
-  static let hexFont: [UInt8] = [
+  public static let hexFont: [UInt8] = [
     0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F,
     0x77, 0x7C, 0x39, 0x5E, 0x79, 0x71,
   ]
 
   /// The 4 digits, left to right. A module in an unknown state: whatever it showed last.
-  private(set) var digits: [Glyph] = Array(repeating: .segments(0x7F), count: 4)
+  public private(set) var digits: [Glyph] = Array(repeating: .segments(0x7F), count: 4)
   /// Bits 0-3 = decimal points of digits 1-4, bit 4 = colon, bit 5 = apostrophe.
-  private(set) var points: UInt8 = 0b0011_1111
+  public private(set) var points: UInt8 = 0b0011_1111
   /// 0-100, kept in EEPROM; a value the encoder never uses, to see that it sets one.
-  private(set) var brightness = 42
+  public private(set) var brightness = 42
   /// The digit the next character goes to, 0-3.
-  private(set) var cursor = 2
+  public private(set) var cursor = 2
   /// How many brightness commands arrived (each one an EEPROM write).
-  private(set) var brightnessCommands = 0
+  public private(set) var brightnessCommands = 0
   /// How many other EEPROM writes arrived: baud rate, I2C address, mode, factory reset.
-  private(set) var otherEEPROMWrites = 0
+  public private(set) var otherEEPROMWrites = 0
   /// Bytes the datasheet gives no meaning, or arguments out of range.
-  private(set) var violations: [String] = []
+  public private(set) var violations: [String] = []
 
   /// A command waiting for its argument byte.
   private var command: UInt8?
 
+  /// A module in an unknown state, as after power-up with old EEPROM contents.
+  public init() {}
+
   /// Takes bytes as they arrive on the UART.
-  mutating func receive(_ bytes: [UInt8]) {
+  public mutating func receive(_ bytes: [UInt8]) {
     for byte in bytes {
       receive(byte)
     }

@@ -3,17 +3,24 @@
 /// through a state machine, the CRC computed bit by bit as the bytes arrive, the bytes
 /// of the current candidate kept for a rescan. It listens to every address, as a bus
 /// monitor, and records what a board would show or refuse.
-struct SerialFrameReceiver {
+public struct SerialFrameReceiver {
   /// A frame that passed every check.
-  struct Received: Equatable {
-    var address: UInt8
-    var cells: [UInt8]
-    var brightness: Int
-    var isBlank: Bool
+  public struct Received: Equatable {
+    public var address: UInt8
+    public var cells: [UInt8]
+    public var brightness: Int
+    public var isBlank: Bool
+
+    public init(address: UInt8, cells: [UInt8], brightness: Int, isBlank: Bool) {
+      self.address = address
+      self.cells = cells
+      self.brightness = brightness
+      self.isBlank = isBlank
+    }
   }
 
   /// What the receiver found, in order.
-  enum Event: Equatable {
+  public enum Event: Equatable {
     /// A good frame; a board with this address shows it and answers ACK.
     case frame(Received)
     /// A candidate that failed the CRC or ETX check; a board with this address answers NAK.
@@ -35,10 +42,13 @@ struct SerialFrameReceiver {
     case failed
   }
 
-  private(set) var events: [Event] = []
+  public private(set) var events: [Event] = []
+
+  /// A receiver hunting for the first start byte.
+  public init() {}
 
   /// The good frames among the events.
-  var frames: [Received] {
+  public var frames: [Received] {
     events.compactMap { event in
       if case .frame(let frame) = event { frame } else { nil }
     }
@@ -55,7 +65,7 @@ struct SerialFrameReceiver {
   private var receivedCRC: UInt8 = 0
 
   /// CRC-8/SMBUS of one more byte, shifting bit by bit.
-  static func crc8(_ crc: UInt8, _ byte: UInt8) -> UInt8 {
+  public static func crc8(_ crc: UInt8, _ byte: UInt8) -> UInt8 {
     var crc = crc ^ byte
     for _ in 0..<8 {
       let carry = crc & 0x80 != 0
@@ -68,7 +78,7 @@ struct SerialFrameReceiver {
   }
 
   /// Takes bytes as the UART delivers them.
-  mutating func receive(_ bytes: [UInt8]) {
+  public mutating func receive(_ bytes: [UInt8]) {
     for byte in bytes {
       receive(byte)
     }
