@@ -8,7 +8,11 @@ import Testing
     return parts.joined(separator: "/")
   }()
 
-  @Test(arguments: ["Config/demo.conf", "Config/scoreboardd.conf"])
+  @Test(arguments: [
+    "Config/demo.conf", "Config/scoreboardd.conf", "Config/examples/s7s.conf",
+    "Config/examples/s7s-two-modules.conf", "Config/examples/serial-frame.conf",
+    "Config/examples/serial-text.conf",
+  ])
   func shippedConfigurationsAreValid(path: String) throws {
     let daemon = try DaemonProcess(arguments: ["--check-config", Self.repository + "/" + path])
     #expect(daemon.waitForLine { $0.contains(": valid (") } != nil)

@@ -111,6 +111,34 @@ final class DaemonProcess {
     return nil
   }
 
+  /// Waits until what the process wrote to standard error satisfies `predicate`.
+  func waitForStderr(timeout: Double = 10, where predicate: (String) -> Bool) -> Bool {
+    let deadline = Self.now() + timeout
+    while !predicate(stderrText) {
+      guard Self.now() < deadline else { return false }
+      var entry = pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)
+      if poll(&entry, 1, 50) > 0 {
+        drainStderr(once: true)
+      }
+    }
+    return true
+  }
+
+  /// The process's peak resident memory (VmHWM), in kilobytes.
+  var peakResidentKilobytes: Int? {
+    guard let file = fopen("/proc/\(pid)/status", "r") else { return nil }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, CInt(line.count), file) != nil {
+      let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+      let text = String(decoding: bytes, as: UTF8.self)
+      if text.hasPrefix("VmHWM:") {
+        return Int(text.dropFirst(6).filter(\.isNumber))
+      }
+    }
+    return nil
+  }
+
   func send(signal: CInt) {
     kill(pid, signal)
   }

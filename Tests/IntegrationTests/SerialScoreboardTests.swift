@@ -1,0 +1,190 @@
+@preconcurrency import Glibc
+import LinuxIO
+import ProtocolDecoders
+import ScoreboardCore
+import Testing
+
+/// The real daemon driving an S7S module on a pseudo-terminal: keys typed on a second
+/// pseudo-terminal, the module's state decoded from the bytes on the wire.
+@Suite(.serialized) struct SerialScoreboardTests {
+  /// The far end of the display's serial line: a pseudo-terminal behind a symbolic
+  /// link the daemon opens, which the test can unplug and plug in again.
+  final class SerialModule {
+    let link: String
+    private let folder: String
+    private var terminal: PseudoTerminal?
+    private(set) var emulator = SerialSevenSegmentEmulator()
+    private(set) var byteCount = 0
+    private(set) var clears = 0
+
+    init() throws {
+      var template = Array("/tmp/scoreboardd-it-XXXXXX".utf8CString)
+      folder = String(cString: try #require(mkdtemp(&template)))
+      link = folder + "/serial0"
+      try plugIn()
+    }
+
+    deinit {
+      unplug()
+      rmdir(folder)
+    }
+
+    /// A new pseudo-terminal under the link: a module with its power just back.
+    func plugIn() throws {
+      let terminal = try PseudoTerminal.open()
+      unlink(link)
+      symlink(terminal.slavePath, link)
+      self.terminal = terminal
+      emulator = SerialSevenSegmentEmulator()
+      clears = 0
+    }
+
+    func unplug() {
+      try? terminal?.master.close()
+      terminal = nil
+      unlink(link)
+    }
+
+    /// What the module shows, as text.
+    var shows: String {
+      let cells = emulator.digits.map { glyph -> Segments in
+        if case .segments(let bits) = glyph { Segments(rawValue: bits) } else { [.a, .d, .g] }
+      }
+      return SegmentFont.text(for: cells)
+    }
+
+    /// Reads the line until the module shows `text`, for at most `timeout` seconds.
+    @discardableResult
+    func waitUntilShowing(_ text: String, timeout: Double = 10) -> Bool {
+      let deadline = Self.now() + timeout
+      while shows != text {
+        let remaining = deadline - Self.now()
+        guard remaining > 0, let master = terminal?.master else { return false }
+        var entry = pollfd(fd: master.rawValue, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, CInt(remaining * 1000) + 1) > 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = (try? buffer.withUnsafeMutableBytes { try master.read(into: $0) }) ?? 0
+        guard count > 0 else { return false }
+        clears += buffer[..<count].filter { $0 == 0x76 }.count
+        byteCount += count
+        emulator.receive(Array(buffer[..<count]))
+      }
+      return true
+    }
+
+    static func now() -> Double {
+      var spec = timespec()
+      clock_gettime(CLOCK_MONOTONIC, &spec)
+      return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+  }
+
+  static func configuration(port: String, keypad: String, onStop: String = "keep") -> String {
+    """
+    [display main]
+    driver = s7s
+    port = \(port)
+    baud = 9600
+    on-stop = \(onStop)
+
+    [field home]
+    position = 1
+    digits = 2
+
+    [field away]
+    position = 3
+    digits = 2
+    placeholder = 0
+
+    [keypad keys]
+    driver = terminal
+    device = \(keypad)
+    keymap = keys
+
+    [keymap keys]
+    KEY_1 = digit 1
+    KEY_2 = digit 2
+    KEY_7 = digit 7
+    KEY_TAB = next
+    KEY_ENTER = commit
+    KEY_H = add home +1
+    KEY_A = add away +1
+    """
+  }
+
+  static func start(onStop: String = "keep") throws -> (DaemonProcess, SerialModule, PseudoTerminal)
+  {
+    let module = try SerialModule()
+    let keypad = try PseudoTerminal.open()
+    let path = try temporaryFile(
+      named: "serial.conf",
+      contents: configuration(port: module.link, keypad: keypad.slavePath, onStop: onStop))
+    return (try DaemonProcess(arguments: ["--config", path]), module, keypad)
+  }
+
+  @Test func keysInDecodedDigitsOut() throws {
+    let (daemon, module, keypad) = try Self.start()
+    #expect(module.waitUntilShowing(" 000"), "initial frame")
+    #expect(module.clears == 1, "initialised once")
+    #expect(module.emulator.brightness == 53, "brightness 8 of 15")
+
+    try keypad.master.writeAll("12")
+    #expect(module.waitUntilShowing("1200"))
+    try keypad.master.writeAll("\t7\r")
+    #expect(module.waitUntilShowing("1270"), "type-over: 7 goes in the first cell of away")
+    #expect(module.emulator.brightnessCommands == 1, "brightness is written once, not per frame")
+
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+    #expect(module.shows == "1270", "the score stays on the module")
+  }
+
+  @Test func theModuleRecoversFromAnUnplugWithTheCurrentScore() throws {
+    let (daemon, module, keypad) = try Self.start()
+    #expect(module.waitUntilShowing(" 000"))
+    try keypad.master.writeAll("hh")
+    #expect(module.waitUntilShowing(" 200"))
+
+    module.unplug()
+    #expect(daemon.waitForStderr { $0.contains("offline") }, "\(daemon.stderrText)")
+    try keypad.master.writeAll("ha")  // committed while the module is away
+    usleep(300_000)
+
+    let pluggedAt = SerialModule.now()
+    try module.plugIn()
+    #expect(module.waitUntilShowing(" 301"), "re-initialised with the current score")
+    let recovery = SerialModule.now() - pluggedAt
+    #expect(module.clears == 1, "the new module got a clear first")
+    #expect(module.emulator.brightness == 53)
+    #expect(daemon.waitForStderr { $0.contains("is back; re-initialising") })
+    print("serial re-initialisation \(Int(recovery * 1000)) ms after the port came back")
+
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
+  @Test func aBurstOfKeysOnASlowWireEndsWithTheFinalState() throws {
+    let (daemon, module, keypad) = try Self.start()
+    #expect(module.waitUntilShowing(" 000"))
+    let before = module.byteCount
+    // 1,000 keys: 99 reach home's maximum, the rest are clamped there.
+    try keypad.master.writeAll(String(repeating: "h", count: 1_000))
+    #expect(module.waitUntilShowing("9900"))
+    let sent = module.byteCount - before
+    #expect(sent < 200, "coalesced: \(sent) bytes for 99 changes, not one frame per key")
+    let memory = try #require(daemon.peakResidentKilobytes)
+    #expect(memory < 64 * 1024, "peak RSS \(memory) kB")
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
+  @Test func onStopBlankDarkensTheModule() throws {
+    let (daemon, module, keypad) = try Self.start(onStop: "blank")
+    #expect(module.waitUntilShowing(" 000"))
+    try keypad.master.writeAll("h")
+    #expect(module.waitUntilShowing(" 100"))
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+    #expect(module.waitUntilShowing("    "))
+  }
+}
