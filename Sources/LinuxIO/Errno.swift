@@ -35,6 +35,8 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   public static let brokenPipe = Errno(rawValue: EPIPE)
   /// The descriptor is not a terminal. The corresponding C constant is `ENOTTY`.
   public static let notTerminal = Errno(rawValue: ENOTTY)
+  /// The device or line is in use. The corresponding C constant is `EBUSY`.
+  public static let busy = Errno(rawValue: EBUSY)
 
   /// The symbolic names of the errors a daemon commonly meets.
   private static let names: [CInt: String] = [

@@ -10,4 +10,12 @@ public enum MonotonicClock {
     precondition(result == 0, "CLOCK_MONOTONIC is always available on Linux")
     return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
   }
+
+  /// Sleeps until `deadline` (nanoseconds on this clock): the bit delays of protocols
+  /// bit-banged on GPIO lines. Signals do not cut the sleep short.
+  public static func sleep(until deadline: Int64) {
+    var time = timespec(
+      tv_sec: time_t(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
+  }
 }
