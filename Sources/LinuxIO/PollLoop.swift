@@ -46,13 +46,20 @@ public final class PollLoop {
   /// An empty loop.
   public init() {}
 
+  /// Names one watch, so that its owner removes that watch and not a later one on a
+  /// reused descriptor number.
+  public struct Token: Hashable, Sendable {
+    let serial: UInt64
+  }
+
   /// Watches `descriptor` for `events`, replacing any watch it had. Hang-up, error and
   /// invalid events are reported whether asked for or not.
   ///
   /// A handler may add and remove watches, including its own.
+  @discardableResult
   public func watch(
     _ descriptor: FileDescriptor, for events: Events, handler: @escaping Handler
-  ) {
+  ) -> Token {
     nextSerial += 1
     let watch = Watch(descriptor: descriptor, events: events, handler: handler, serial: nextSerial)
     if let index = watches.firstIndex(where: { $0.descriptor == descriptor }) {
@@ -60,6 +67,12 @@ public final class PollLoop {
     } else {
       watches.append(watch)
     }
+    return Token(serial: nextSerial)
+  }
+
+  /// Removes the watch `token` names, if it is still in place.
+  public func removeWatch(_ token: Token) {
+    watches.removeAll { $0.serial == token.serial }
   }
 
   /// Stops watching `descriptor`; nothing happens when it is not watched.

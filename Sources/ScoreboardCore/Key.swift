@@ -1,31 +1,42 @@
-/// A key as keymaps name it: a kernel key name, optionally with Shift held
-/// (`KEY_KP7`, `KEY_ENTER`, `shift+KEY_TAB`).
+/// A key as keymaps name it: a kernel key name, optionally with Shift held or held
+/// long (`KEY_KP7`, `KEY_ENTER`, `shift+KEY_TAB`, `long+BTN_0`).
 public struct Key: Hashable, Sendable, CustomStringConvertible {
   /// The kernel name, `KEY_...` or `BTN_...`.
   public var name: String
   /// Whether Shift was held.
   public var shift: Bool
+  /// Whether the key was held past the keypad's long-press time (GPIO buttons).
+  public var long: Bool
 
-  public init(_ name: String, shift: Bool = false) {
+  public init(_ name: String, shift: Bool = false, long: Bool = false) {
     self.name = name
     self.shift = shift
+    self.long = long
   }
 
-  /// Parses `KEY_X` or `shift+KEY_X` (the prefix in any case). Returns nil for a name the
-  /// kernel does not define.
+  /// Parses `KEY_X`, `shift+KEY_X` or `long+KEY_X` (prefixes in any case and order).
+  /// Returns nil for a name the kernel does not define.
   public init?(parsing text: String) {
     var name = Substring(text)
     var shift = false
-    if name.lowercased().hasPrefix("shift+") {
-      shift = true
-      name = name.dropFirst("shift+".count)
+    var long = false
+    while true {
+      if name.lowercased().hasPrefix("shift+") {
+        shift = true
+        name = name.dropFirst("shift+".count)
+      } else if name.lowercased().hasPrefix("long+") {
+        long = true
+        name = name.dropFirst("long+".count)
+      } else {
+        break
+      }
     }
     guard KeyCode(name: String(name)) != nil else { return nil }
-    self.init(String(name), shift: shift)
+    self.init(String(name), shift: shift, long: long)
   }
 
   public var description: String {
-    shift ? "shift+" + name : name
+    (long ? "long+" : "") + (shift ? "shift+" : "") + name
   }
 }
 

@@ -28,13 +28,26 @@ public final class Daemon {
     let onStop: DisplayConfiguration.FinalFrame
     var shown: Frame?
     /// What the poll loop watches for this display.
-    var watched: (descriptor: FileDescriptor, events: PollLoop.Events)?
+    var watched: Watched?
   }
 
-  /// A keypad and the keymap its keys go through.
+  /// A keypad, the keymap its keys go through, and what the poll loop watches for it.
   private struct KeypadInput {
     let keypad: any Keypad
     let keymap: Keymap
+    var watched: Watched?
+    var isClosed = false
+  }
+
+  /// A descriptor the poll loop watches for a device, and for which events.
+  private struct Watched: Equatable {
+    var descriptor: FileDescriptor
+    var events: PollLoop.Events
+    var token: PollLoop.Token?
+
+    static func == (lhs: Watched, rhs: Watched) -> Bool {
+      lhs.descriptor == rhs.descriptor && lhs.events == rhs.events
+    }
   }
 
   /// Opens every display and keypad of `configuration`.
@@ -78,9 +91,6 @@ public final class Daemon {
     loop.watch(signals.fileDescriptor, for: .readable) { [unowned self] _ in
       self.handleSignals()
     }
-    for input in inputs {
-      watch(input)
-    }
     logger.log(
       .info,
       "started: \(configuration.scoreboard.fields.count) fields, \(outputs.count) displays, "
@@ -89,9 +99,9 @@ public final class Daemon {
     while !stopRequested {
       let now = Self.now()
       report(board.advance(to: now), source: nil)
-      serviceDisplaysDue(at: now)
+      serviceDevicesDue(at: now)
       showFrames(at: now)
-      let deadlines = [board.nextDeadline(after: now)] + watchDisplays()
+      let deadlines = [board.nextDeadline(after: now)] + watchDisplays() + watchKeypads()
       let timeout = deadlines.compactMap { $0 }.min().map { deadline in
         max(deadline - Self.now(), .zero)
       }
@@ -104,24 +114,27 @@ public final class Daemon {
     logger.log(.info, "stopping")
   }
 
-  private func watch(_ input: KeypadInput) {
-    loop.watch(input.keypad.fileDescriptor, for: .readable) { [unowned self] _ in
-      self.readKeys(from: input)
-    }
-  }
-
-  private func readKeys(from input: KeypadInput) {
+  private func readKeys(from index: Int) {
+    let input = inputs[index]
     let events: [KeyEvent]
     do {
       events = try input.keypad.readEvents(at: Self.now())
     } catch {
       logger.log(.warning, "keypad \(input.keypad.name): \(error); no longer reading it")
-      loop.removeWatch(input.keypad.fileDescriptor)
+      if let token = input.watched?.token {
+        loop.removeWatch(token)
+      }
+      inputs[index].watched = nil
+      inputs[index].isClosed = true
       input.keypad.close()
       return
     }
+    handle(events, keymap: input.keymap)
+  }
+
+  private func handle(_ events: [KeyEvent], keymap: Keymap) {
     for event in events {
-      guard let action = input.keymap.action(for: event) else {
+      guard let action = keymap.action(for: event) else {
         if event.kind == .press {
           logger.log(.debug, "keypad \(event.keypad): \(event.key) is not mapped")
         }
@@ -186,13 +199,41 @@ public final class Daemon {
     }
   }
 
-  /// Lets displays whose deadline has come go on with their work.
-  private func serviceDisplaysDue(at now: Instant) {
+  /// Lets displays and keypads whose deadline has come go on with their work.
+  private func serviceDevicesDue(at now: Instant) {
     for output in outputs {
       if let deadline = output.display.waitingFor.deadline, deadline <= now {
         output.display.service([], at: now)
       }
     }
+    for input in inputs where !input.isClosed {
+      if let deadline = input.keypad.waitingFor.deadline, deadline <= now {
+        handle(input.keypad.service(at: now), keymap: input.keymap)
+      }
+    }
+  }
+
+  /// Brings the poll loop's watches in line with what each keypad waits for, and
+  /// returns the keypads' deadlines.
+  private func watchKeypads() -> [Instant?] {
+    var deadlines: [Instant?] = []
+    for index in inputs.indices where !inputs[index].isClosed {
+      let wait = inputs[index].keypad.waitingFor
+      deadlines.append(wait.deadline)
+      let wanted = wait.descriptor.map { Watched(descriptor: $0, events: wait.events) }
+      guard wanted != inputs[index].watched else { continue }
+      if let token = inputs[index].watched?.token {
+        loop.removeWatch(token)
+      }
+      inputs[index].watched = wanted.map { wanted in
+        var watched = wanted
+        watched.token = loop.watch(wanted.descriptor, for: wanted.events) { [unowned self] _ in
+          self.readKeys(from: index)
+        }
+        return watched
+      }
+    }
+    return deadlines
   }
 
   /// Brings the poll loop's watches in line with what each display waits for, and
@@ -202,19 +243,18 @@ public final class Daemon {
     for index in outputs.indices {
       let wait = outputs[index].display.waitingFor
       deadlines.append(wait.deadline)
-      let wanted = wait.descriptor.map { (descriptor: $0, events: wait.events) }
-      if let watched = outputs[index].watched,
-        watched.descriptor != wanted?.descriptor || watched.events != wanted?.events
-      {
-        loop.removeWatch(watched.descriptor)
-        outputs[index].watched = nil
+      let wanted = wait.descriptor.map { Watched(descriptor: $0, events: wait.events) }
+      guard wanted != outputs[index].watched else { continue }
+      if let token = outputs[index].watched?.token {
+        loop.removeWatch(token)
       }
-      if let wanted, outputs[index].watched == nil {
-        let display = outputs[index].display
-        loop.watch(wanted.descriptor, for: wanted.events) { events in
+      let display = outputs[index].display
+      outputs[index].watched = wanted.map { wanted in
+        var watched = wanted
+        watched.token = loop.watch(wanted.descriptor, for: wanted.events) { events in
           display.service(events, at: Self.now())
         }
-        outputs[index].watched = wanted
+        return watched
       }
     }
     return deadlines
@@ -258,7 +298,7 @@ public final class Daemon {
       }
       output.display.shutdown(showing: finalFrames ? frame : nil)
     }
-    for input in inputs {
+    for input in inputs where !input.isClosed {
       input.keypad.close()
     }
   }

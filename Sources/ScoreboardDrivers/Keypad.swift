@@ -7,17 +7,27 @@ public protocol Keypad: AnyObject {
   /// The keypad's name in the configuration (`numpad`), carried by its events.
   var name: String { get }
 
-  /// The descriptor to watch for readability; owned by the keypad.
-  var fileDescriptor: FileDescriptor { get }
+  /// What the keypad waits for: its device becoming readable, and a moment for work
+  /// due without input (a debounce period ending, a long press, a matrix rescan).
+  var waitingFor: DeviceWait { get }
 
   /// Reads what is available without blocking and returns the events it holds; call it
-  /// when `fileDescriptor` is readable. Events carry `time`.
+  /// when the descriptor of `waitingFor` is ready. Events carry `time` unless the
+  /// device timestamps them itself.
   ///
   /// - Throws: `EndOfInput` when the input ended, or an I/O error with context; either
   ///   way the keypad needs reopening.
   func readEvents(at time: Instant) throws -> [KeyEvent]
 
+  /// Does the work due at `now` (the deadline of `waitingFor` has come) and returns
+  /// the events it produced.
+  func service(at now: Instant) -> [KeyEvent]
+
   /// Releases the device and puts back what the keypad changed; calling it again does
   /// nothing.
   func close()
+}
+
+extension Keypad {
+  public func service(at now: Instant) -> [KeyEvent] { [] }
 }

@@ -19,7 +19,7 @@ public protocol SegmentDisplay: AnyObject {
   func show(_ frame: Frame, at now: Instant) throws
 
   /// What the display waits for before it can go on.
-  var waitingFor: DisplayWait { get }
+  var waitingFor: DeviceWait { get }
 
   /// Goes on with pending work: the descriptor of `waitingFor` reported `events`, or
   /// its deadline has come (then `events` is empty).
@@ -34,30 +34,9 @@ public protocol SegmentDisplay: AnyObject {
 }
 
 extension SegmentDisplay {
-  public var waitingFor: DisplayWait { .nothing }
+  public var waitingFor: DeviceWait { .nothing }
 
   public func service(_ events: PollLoop.Events, at now: Instant) {}
 
   public var isOnline: Bool { true }
-}
-
-/// What a display waits for: a descriptor to become ready, a moment, both or neither.
-public struct DisplayWait: Equatable, Sendable {
-  /// The descriptor to watch. Hang-ups and errors are reported even when `events`
-  /// is empty.
-  public var descriptor: FileDescriptor?
-  public var events: PollLoop.Events
-  /// When the display wants to be called back although nothing is ready.
-  public var deadline: Instant?
-
-  public init(
-    descriptor: FileDescriptor? = nil, events: PollLoop.Events = [], deadline: Instant? = nil
-  ) {
-    self.descriptor = descriptor
-    self.events = events
-    self.deadline = deadline
-  }
-
-  /// Waiting for nothing.
-  public static let nothing = DisplayWait()
 }

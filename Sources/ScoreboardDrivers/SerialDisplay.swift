@@ -74,10 +74,10 @@ public final class SerialDisplay: SegmentDisplay {
     pump(at: now)
   }
 
-  public var waitingFor: DisplayWait {
+  public var waitingFor: DeviceWait {
     if let outage {
-      guard outage.portIsOpen, let port else { return DisplayWait(deadline: outage.retryAt) }
-      return DisplayWait(
+      guard outage.portIsOpen, let port else { return DeviceWait(deadline: outage.retryAt) }
+      return DeviceWait(
         descriptor: port.fileDescriptor, events: [.readable], deadline: outage.retryAt)
     }
     guard let port else { return .nothing }
@@ -93,7 +93,7 @@ public final class SerialDisplay: SegmentDisplay {
     if encoder.acknowledgement != nil {
       events.insert(.readable)
     }
-    return DisplayWait(descriptor: port.fileDescriptor, events: events, deadline: deadline)
+    return DeviceWait(descriptor: port.fileDescriptor, events: events, deadline: deadline)
   }
 
   public func service(_ events: PollLoop.Events, at now: Instant) {

@@ -19,6 +19,9 @@ public final class TerminalKeypad: Keypad {
   private var decoder = TerminalKeyDecoder()
   private var isClosed = false
 
+  /// Readability of the device.
+  public var waitingFor: DeviceWait { DeviceWait(descriptor: fileDescriptor, events: .readable) }
+
   /// Opens the keypad named `name` on `device`, or on standard input when `device` is
   /// nil, and switches it to keypad input if it is a terminal.
   ///

@@ -60,6 +60,8 @@ import Testing
     #expect(Key(parsing: "shift+KEY_TAB") == Key("KEY_TAB", shift: true))
     #expect(Key(parsing: "KEY_KP7") == Key("KEY_KP7"))
     #expect(Key(parsing: "KEY_KP_7") == nil)
+    #expect(Key(parsing: "long+BTN_0") == Key("BTN_0", long: true))
+    #expect(Key(parsing: "Long+Shift+KEY_A")?.description == "long+shift+KEY_A")
   }
 
   @Test func keymapsActOnPressAndRepeatOnly() {

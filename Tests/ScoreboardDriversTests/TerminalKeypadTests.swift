@@ -10,7 +10,7 @@ import Testing
     let loop = PollLoop()
     var events: [KeyEvent] = []
     var failure: (any Error)?
-    loop.watch(keypad.fileDescriptor, for: .readable) { _ in
+    loop.watch(try #require(keypad.waitingFor.descriptor), for: .readable) { _ in
       do {
         events += try keypad.readEvents(at: time)
       } catch {
