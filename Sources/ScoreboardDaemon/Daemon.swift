@@ -216,48 +216,42 @@ public final class Daemon {
   /// Brings the poll loop's watches in line with what each keypad waits for, and
   /// returns the keypads' deadlines.
   private func watchKeypads() -> [Instant?] {
-    var deadlines: [Instant?] = []
-    for index in inputs.indices where !inputs[index].isClosed {
+    inputs.indices.filter { !inputs[$0].isClosed }.map { index in
       let wait = inputs[index].keypad.waitingFor
-      deadlines.append(wait.deadline)
-      let wanted = wait.descriptor.map { Watched(descriptor: $0, events: wait.events) }
-      guard wanted != inputs[index].watched else { continue }
-      if let token = inputs[index].watched?.token {
-        loop.removeWatch(token)
+      inputs[index].watched = rewatch(inputs[index].watched, for: wait) { [unowned self] _ in
+        self.readKeys(from: index)
       }
-      inputs[index].watched = wanted.map { wanted in
-        var watched = wanted
-        watched.token = loop.watch(wanted.descriptor, for: wanted.events) { [unowned self] _ in
-          self.readKeys(from: index)
-        }
-        return watched
-      }
+      return wait.deadline
     }
-    return deadlines
   }
 
   /// Brings the poll loop's watches in line with what each display waits for, and
   /// returns the displays' deadlines.
   private func watchDisplays() -> [Instant?] {
-    var deadlines: [Instant?] = []
-    for index in outputs.indices {
-      let wait = outputs[index].display.waitingFor
-      deadlines.append(wait.deadline)
-      let wanted = wait.descriptor.map { Watched(descriptor: $0, events: wait.events) }
-      guard wanted != outputs[index].watched else { continue }
-      if let token = outputs[index].watched?.token {
-        loop.removeWatch(token)
-      }
+    outputs.indices.map { index in
       let display = outputs[index].display
-      outputs[index].watched = wanted.map { wanted in
-        var watched = wanted
-        watched.token = loop.watch(wanted.descriptor, for: wanted.events) { events in
-          display.service(events, at: Self.now())
-        }
-        return watched
+      let wait = display.waitingFor
+      outputs[index].watched = rewatch(outputs[index].watched, for: wait) { events in
+        display.service(events, at: Self.now())
       }
+      return wait.deadline
     }
-    return deadlines
+  }
+
+  /// Replaces the watch `current` with one for what `wait` names, when they differ.
+  private func rewatch(
+    _ current: Watched?, for wait: DeviceWait, handler: @escaping PollLoop.Handler
+  ) -> Watched? {
+    let wanted = wait.descriptor.map { Watched(descriptor: $0, events: wait.events) }
+    guard wanted != current else { return current }
+    if let token = current?.token {
+      loop.removeWatch(token)
+    }
+    return wanted.map { wanted in
+      var watched = wanted
+      watched.token = loop.watch(wanted.descriptor, for: wanted.events, handler: handler)
+      return watched
+    }
   }
 
   private func handleSignals() {
