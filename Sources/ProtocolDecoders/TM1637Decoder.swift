@@ -1,0 +1,155 @@
+/// A TM1637 LED driver as its datasheet describes it, written from the hardware fact
+/// sheet and not from the encoder: it takes the level changes a logic analyser sees on
+/// CLK (line 0) and DIO (line 1) and keeps what the chip would hold.
+///
+/// DIO is sampled on each CLK rising edge, bits LSB first; DIO falling while CLK is high
+/// is START, rising while CLK is high is STOP; the 9th clock of each byte is the
+/// acknowledgement slot. At STOP the transaction's bytes are carried out by command
+/// class (bits 7-6): `01` data command (`0x40` auto-increment, `0x44` fixed address),
+/// `11` address `0xC0`-`0xC5` followed by data bytes, `10` display control (`0x80` off,
+/// `0x88 | b` on with brightness b 0-7).
+///
+/// Since every DIO change while CLK is high is a START or a STOP, a DIO change that breaks
+/// the protocol shows as one where none may be: a START inside a transaction, a STOP
+/// outside one or in the middle of a byte (after more clocks than the one STOP begins
+/// with: CLK rises, then DIO). These, and commands the chip does not take,
+/// are reported in `violations`.
+public struct TM1637Decoder {
+  /// The chip's grids.
+  public static let gridCount = 6
+
+  /// The 6 grid registers, canonical bit order (bit 0 = A ... bit 7 = DP or colon); 0 at
+  /// power-up.
+  public private(set) var grids = [UInt8](repeating: 0, count: gridCount)
+  /// The display is switched on (off at power-up).
+  public private(set) var isDisplayOn = false
+  /// The brightness 0-7 of the last display control command.
+  public private(set) var brightness = 0
+  /// The bytes of every complete transaction (START to STOP), in order.
+  public private(set) var transactions: [[UInt8]] = []
+  /// What broke the protocol, in order.
+  public private(set) var violations: [String] = []
+
+  private var clock: Bool
+  private var data: Bool
+  /// The bytes of the open transaction; nil between STOP and START.
+  private var bytes: [UInt8]?
+  /// The bits of the byte being received, LSB first.
+  private var byte: UInt8 = 0
+  /// Clocks in the current byte: 0-7 data bits, 8 the acknowledgement slot.
+  private var clocks = 0
+  /// The data command in force: auto-increment (true) or fixed address.
+  private var autoIncrement = true
+
+  /// A chip on lines at the given levels when the capture starts (both idle high).
+  public init(clock: Bool = true, data: Bool = true) {
+    self.clock = clock
+    self.data = data
+  }
+
+  /// Takes the level changes, in order: line 0 is CLK, line 1 is DIO.
+  public mutating func receive(_ changes: [(line: Int, high: Bool)]) {
+    for change in changes {
+      receive(line: change.line, high: change.high)
+    }
+  }
+
+  /// Takes one level change: line 0 is CLK, line 1 is DIO.
+  public mutating func receive(line: Int, high: Bool) {
+    switch line {
+    case 0:
+      guard high != clock else { return }
+      clock = high
+      if high {
+        clockRose()
+      }
+    case 1:
+      guard high != data else { return }
+      data = high
+      if clock {
+        high ? stop() : start()
+      }
+    default:
+      violations.append("a change on line \(line), which a TM1637 does not have")
+    }
+  }
+
+  private mutating func clockRose() {
+    guard bytes != nil else {
+      violations.append("a clock outside a transaction")
+      return
+    }
+    if clocks < 8 {
+      if data {
+        byte |= 1 << clocks
+      }
+      clocks += 1
+    } else {
+      bytes?.append(byte)
+      byte = 0
+      clocks = 0
+    }
+  }
+
+  private mutating func start() {
+    if bytes != nil {
+      violations.append("START inside a transaction (DIO fell while CLK was high)")
+    }
+    bytes = []
+    byte = 0
+    clocks = 0
+  }
+
+  private mutating func stop() {
+    guard let bytes else {
+      violations.append("STOP outside a transaction (DIO rose while CLK was high)")
+      return
+    }
+    self.bytes = nil
+    // The clock rise that STOP begins with is the only one allowed after a byte.
+    if clocks > 1 {
+      violations.append("STOP after \(clocks) clocks of a byte (DIO rose while CLK was high)")
+    }
+    transactions.append(bytes)
+    execute(bytes)
+  }
+
+  private mutating func execute(_ bytes: [UInt8]) {
+    guard let command = bytes.first else {
+      violations.append("an empty transaction")
+      return
+    }
+    let arguments = bytes.dropFirst()
+    switch command >> 6 {
+    case 0b01:
+      guard command == 0x40 || command == 0x44, arguments.isEmpty else {
+        violations.append("unexpected data command \(bytes)")
+        return
+      }
+      autoIncrement = command == 0x40
+    case 0b11:
+      var address = Int(command & 0x0F)
+      guard autoIncrement || arguments.count == 1 else {
+        violations.append("\(arguments.count) data bytes in fixed address mode")
+        return
+      }
+      for value in arguments {
+        guard address < Self.gridCount else {
+          violations.append("a write past grid 5")
+          return
+        }
+        grids[address] = value
+        address += autoIncrement ? 1 : 0
+      }
+    case 0b10:
+      guard arguments.isEmpty, command & 0x30 == 0 else {
+        violations.append("unexpected display control \(bytes)")
+        return
+      }
+      isDisplayOn = command & 0x08 != 0
+      brightness = Int(command & 0x07)
+    default:
+      violations.append("unknown command \(command)")
+    }
+  }
+}

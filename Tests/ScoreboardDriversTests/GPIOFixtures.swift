@@ -1,0 +1,91 @@
+import LinuxIO
+import ScoreboardCore
+import ScoreboardDrivers
+
+/// Helpers for the GPIO display tests: displays on the fake backend, what a logic
+/// analyser on their lines sees, and the log they write.
+enum GPIOFixtures {
+  /// A frame showing `text` (a `.` lights the point of the cell before it).
+  static func frame(_ text: String, brightness: Int = 8, isBlank: Bool = false) -> Frame {
+    Frame(cells: try! SegmentFont.cells(for: text), brightness: brightness, isBlank: isBlank)
+  }
+
+  /// A display named `main` on a fresh fake backend, lines `GPIO17`, `GPIO18` ...
+  static func display(
+    _ encoder: any GPIOProtocol, logger: Logger = quietLogger, at now: Instant = .zero
+  ) -> (display: GPIOSegmentDisplay, backend: FakeGPIOBackend) {
+    let backend = FakeGPIOBackend()
+    let display = GPIOSegmentDisplay(
+      name: "main", addresses: encoder.lines.indices.map { .name("GPIO\(17 + $0)") },
+      encoder: encoder, backend: backend, logger: logger, at: now)
+    return (display, backend)
+  }
+
+  static let quietLogger = Logger(
+    output: .standardError, programName: "scoreboardd-test", minimumLevel: .error)
+
+  /// A TM1637 that acknowledges every byte: it holds DIO (line 1) low whenever DIO is
+  /// released.
+  static func answeringChip(_ line: Int, _ lines: FakeGPIOLines) -> Bool {
+    line != 1
+  }
+
+  /// No TM1637 on the lines: the pull-up keeps a released DIO high.
+  static func missingChip(_ line: Int, _ lines: FakeGPIOLines) -> Bool {
+    true
+  }
+}
+
+/// The level changes recorded on fake lines, handed out as a logic analyser's capture
+/// in pieces: each call returns what happened since the previous one.
+final class LineCapture {
+  let lines: FakeGPIOLines
+  private var consumed = 0
+
+  init(_ lines: FakeGPIOLines) {
+    self.lines = lines
+  }
+
+  /// The level changes since the last call.
+  func newChanges() -> [(line: Int, high: Bool)] {
+    let all = lines.transitions
+    defer { consumed = all.count }
+    return all[consumed...].map { (line: $0.line, high: $0.value) }
+  }
+
+  /// Forgets what happened so far.
+  func skip() {
+    consumed = lines.transitions.count
+  }
+}
+
+/// A logger whose lines the test reads back.
+final class LogCapture {
+  private let readEnd: FileDescriptor
+  private let writeEnd: FileDescriptor
+  let logger: Logger
+  private var text = ""
+
+  init() throws {
+    (readEnd, writeEnd) = try FileDescriptor.pipe()
+    try readEnd.setNonBlocking()
+    logger = Logger(
+      output: writeEnd, programName: "scoreboardd", minimumLevel: .debug, style: .journal)
+  }
+
+  deinit {
+    try? readEnd.close()
+    try? writeEnd.close()
+  }
+
+  /// Every line logged so far.
+  var lines: [String] {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = (try? buffer.withUnsafeMutableBytes { try readEnd.read(into: $0) }) ?? 0
+      guard count > 0 else { break }
+      text += String(decoding: buffer[..<count], as: UTF8.self)
+    }
+    return text.split(separator: "\n").map(String.init)
+  }
+}
