@@ -7,7 +7,7 @@
 /// line, requesting it a second time fails with EBUSY when the daemon starts.
 public enum GPIOLine: Hashable, Sendable, CustomStringConvertible {
   /// A line name, looked up on every chip (`GPIO17`: the Raspberry Pi's device tree names
-  /// the header pins `GPIO0` to `GPIO27`, on `gpiochip0` of a Pi 5 as on `gpiochip4`).
+  /// the header pins `GPIO0` to `GPIO27`, whichever chip they are on).
   case name(String)
   /// A chip, always a path (`/dev/gpiochip0`), and the line's offset on it.
   case offset(chip: String, offset: Int)

@@ -237,4 +237,9 @@ import Testing
 
     #expect(drivers.count == 1)
   }
+
+  /// Segment names map to the bits of `Segments`: a to g on bits 0 to 6, dp on bit 7.
+  @Test func segmentNamesAreTheBitsOfSegments() {
+    #expect(SegmentName.allCases.map(\.segment.rawValue) == (0..<8).map { 1 << $0 })
+  }
 }
