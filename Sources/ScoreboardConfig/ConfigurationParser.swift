@@ -61,18 +61,29 @@ struct ConfigurationParser {
     let keymapParser = KeymapSectionParser(
       fields: Dictionary(uniqueKeysWithValues: fields.map { ($0.spec.name, $0.spec) }),
       fieldNames: fieldSections.map(\.name))
-    let keymaps = keymapSections.compactMap { name, section in
-      read(section, identity: KeymapSectionParser.canonicalKeyName) { reader in
+    let parsedKeymaps = keymapSections.compactMap { name, section in
+      read(section, identity: KernelKeyName.canonical) { reader in
         keymapParser.parse(name: name, reader: &reader)
       }
     }
+    let keymaps = parsedKeymaps.map(\.keymap)
 
+    let keypadSections = sections(of: .keypad)
     let keypadParser = KeypadSectionParser(
       keymaps: Dictionary(uniqueKeysWithValues: keymaps.map { ($0.name, $0) }),
       keymapNames: keymapSections.map(\.name))
-    let keypads = sections(of: .keypad).compactMap { name, section in
-      read(section) { reader in keypadParser.parse(name: name, reader: &reader) }
+    let parsedKeypads = keypadSections.compactMap { name, section in
+      read(section, identity: KeypadSectionParser.canonicalKeyName) { reader in
+        keypadParser.parse(name: name, reader: &reader)
+      }
     }
+    let keypads = parsedKeypads.map(\.configuration)
+    reportSharedLines(of: parsedDisplays.flatMap(\.gpioLines) + parsedKeypads.flatMap(\.gpioLines))
+    reportLongPressBindings(
+      of: parsedKeymaps, keypads: keypads,
+      keypadsWithErrors: keypadSections.filter { name, _ in
+        !keypads.contains { $0.name == name }
+      }.map(\.section))
 
     let lastLine = max(1, document.lineCount)
     if displaySections.isEmpty {
@@ -158,6 +169,50 @@ struct ConfigurationParser {
         } else {
           users[port] = display
         }
+      }
+    }
+  }
+
+  /// Reports each GPIO line that a key earlier in the file uses too, in the same section
+  /// or another: a line can be requested only once. (A list that names a line twice is
+  /// reported when its section is read.)
+  private mutating func reportSharedLines(of uses: [GPIOLineUse]) {
+    var firstUses: [GPIOLine: GPIOLineUse] = [:]
+    for use in uses.sorted(by: { $0.fileLine < $1.fileLine }) {
+      if let earlier = firstUses[use.line] {
+        report(
+          "\(use.line) is also used by [\(earlier.section)] \(earlier.key) "
+            + "(line \(earlier.fileLine)); a GPIO line can be used only once",
+          line: use.fileLine, sectionTitle: use.section, key: use.key)
+      } else {
+        firstUses[use.line] = use
+      }
+    }
+  }
+
+  /// Reports each `long+` binding of a keymap that only keypads other than gpio-buttons
+  /// use, since only those tell a long press. A keymap no keypad uses is not reported, nor
+  /// one that a keypad with errors names.
+  private mutating func reportLongPressBindings(
+    of keymaps: [KeymapSectionParser.ParsedKeymap], keypads: [KeypadConfiguration],
+    keypadsWithErrors: [IniSection]
+  ) {
+    for parsed in keymaps where !parsed.longPressEntries.isEmpty {
+      let name = parsed.keymap.name
+      let users = keypads.filter { $0.keymap.name == name }
+      let namedByKeypadWithErrors = keypadsWithErrors.contains { section in
+        section.entries.contains { $0.key == "keymap" && $0.value == name }
+      }
+      guard !users.isEmpty, !namedByKeypadWithErrors,
+        !users.contains(where: { if case .gpioButtons = $0.driver { true } else { false } })
+      else { continue }
+      let keypadList =
+        (users.count == 1 ? "keypad " : "keypads ")
+        + Listing.joined(users.map { "'\($0.name)'" }, conjunction: "and")
+      for entry in parsed.longPressEntries {
+        report(
+          "long presses come only from gpio-buttons keypads; keymap '\(name)' is used only by "
+            + keypadList, line: entry.line, sectionTitle: parsed.section, key: entry.key)
       }
     }
   }

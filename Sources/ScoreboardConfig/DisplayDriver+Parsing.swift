@@ -18,5 +18,22 @@ extension DisplayDriver {
     ) { reader in
       SerialTextDisplayOptions.parse(&reader).map(DisplayDriver.serialText)
     },
+    DriverParser(
+      name: "tm1637", keys: TM1637DisplayOptions.keys, requiredKeys: ["digits", "clk", "dio"]
+    ) { reader in
+      TM1637DisplayOptions.parse(&reader).map(DisplayDriver.tm1637)
+    },
+    DriverParser(
+      name: "max7219", keys: MAX7219DisplayOptions.keys,
+      requiredKeys: ["digits", "din", "clk", "load"]
+    ) { reader in
+      MAX7219DisplayOptions.parse(&reader).map(DisplayDriver.max7219)
+    },
+    DriverParser(
+      name: "shift-register", keys: ShiftRegisterDisplayOptions.keys,
+      requiredKeys: ["digits", "ser", "srclk", "rclk"]
+    ) { reader in
+      ShiftRegisterDisplayOptions.parse(&reader).map(DisplayDriver.shiftRegister)
+    },
   ]
 }

@@ -9,4 +9,11 @@ public enum DisplayDriver: Hashable, Sendable {
   case serialFrame(SerialFrameDisplayOptions)
   /// A device that takes a line of text over a serial port (`driver = serial-text`).
   case serialText(SerialTextDisplayOptions)
+  /// A TM1637 module on two GPIO lines (`driver = tm1637`).
+  case tm1637(TM1637DisplayOptions)
+  /// A chain of MAX7219 chips on three GPIO lines (`driver = max7219`).
+  case max7219(MAX7219DisplayOptions)
+  /// A chain of shift registers, one per cell, on GPIO lines
+  /// (`driver = shift-register`).
+  case shiftRegister(ShiftRegisterDisplayOptions)
 }

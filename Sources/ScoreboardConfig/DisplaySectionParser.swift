@@ -11,6 +11,8 @@ enum DisplaySectionParser {
     var portLine: Int
     /// The line of `template`, or of the section header when the driver has no template.
     var templateLine: Int
+    /// The GPIO lines the display uses, with their keys.
+    var gpioLines: [GPIOLineUse]
   }
 
   /// The most cells a display may have.
@@ -33,7 +35,8 @@ enum DisplaySectionParser {
       onStop: onStop ?? .keep)
     return Display(
       configuration: configuration, section: reader.section.title,
-      portLine: reader.line(of: "port"), templateLine: reader.line(of: "template"))
+      portLine: reader.line(of: "port"), templateLine: reader.line(of: "template"),
+      gpioLines: reader.gpioLineUses)
   }
 
   /// The display's cells: those of its S7S modules, which `digits` may only repeat, or

@@ -2,26 +2,33 @@ import ScoreboardCore
 
 /// Reads a `[keymap NAME]` section: each key is a kernel key name, each value an action.
 struct KeymapSectionParser {
+  /// A keymap read without error, with where its long-press bindings are, for the check
+  /// against the keypads that use it.
+  struct ParsedKeymap {
+    var keymap: Keymap
+    /// The section's title, for messages.
+    var section: String
+    /// The entries that bind a `long+` key.
+    var longPressEntries: [IniEntry]
+  }
+
   /// The fields read without error, by name.
   var fields: [String: FieldSpec]
   /// The names of every `[field NAME]` section, including those with errors.
   var fieldNames: [String]
 
-  /// How a key name is written once its case is set aside: `shift+` and the kernel name
-  /// in capitals (`shift+KEY_TAB`). Two entries for one key are a repeat.
-  static func canonicalKeyName(_ text: String) -> String {
-    let shiftPrefix = "shift+"
-    guard text.lowercased().hasPrefix(shiftPrefix) else { return text.uppercased() }
-    return shiftPrefix + text.dropFirst(shiftPrefix.count).uppercased()
-  }
-
   /// The keymap, or nil when something in the section is wrong.
-  func parse(name: String, reader: inout SectionReader) -> Keymap? {
+  func parse(name: String, reader: inout SectionReader) -> ParsedKeymap? {
     var bindings: [Key: Action] = [:]
+    var longPressEntries: [IniEntry] = []
     for entry in reader.entries {
-      let key = Key(parsing: Self.canonicalKeyName(entry.key))
+      let key = Key(parsing: KernelKeyName.canonical(entry.key))
       if key == nil {
-        reader.report(Self.unknownKeyMessage(entry.key), at: entry)
+        reader.report(
+          KernelKeyName.unknownNameMessage(
+            entry.key,
+            expected: "a kernel key name such as KEY_KP7, BTN_0, shift+KEY_TAB or long+BTN_0"),
+          at: entry)
       }
       let action: Action
       do throws(ActionSyntaxError) {
@@ -33,10 +40,15 @@ struct KeymapSectionParser {
       checkFields(of: action, entry: entry, reader: &reader)
       if let key {
         bindings[key] = action
+        if key.long {
+          longPressEntries.append(entry)
+        }
       }
     }
     guard !reader.hasErrors else { return nil }
-    return Keymap(name: name, bindings: bindings)
+    return ParsedKeymap(
+      keymap: Keymap(name: name, bindings: bindings), section: reader.section.title,
+      longPressEntries: longPressEntries)
   }
 
   /// Reports fields the action names that do not exist, and a `set` value the field cannot
@@ -54,16 +66,5 @@ struct KeymapSectionParser {
       reader.report(
         "expected \(field.expectedValue) for field '\(fieldName)', found \"\(value)\"", at: entry)
     }
-  }
-
-  private static func unknownKeyMessage(_ text: String) -> String {
-    let canonical = canonicalKeyName(text)
-    let shiftPrefix = canonical.hasPrefix("shift+") ? "shift+" : ""
-    let kernelName = String(canonical.dropFirst(shiftPrefix.count))
-    if let suggestion = NameSuggestion.nearest(to: kernelName, among: KeyCode.allNames) {
-      return "unknown key '\(text)'; did you mean '\(shiftPrefix + suggestion)'?"
-    }
-    return "unknown key '\(text)'; expected a kernel key name such as KEY_KP7, BTN_0 "
-      + "or shift+KEY_TAB"
   }
 }

@@ -3,6 +3,17 @@ extension KeypadDriver {
   static let parsers: [DriverParser<KeypadDriver>] = [
     DriverParser(name: "terminal", keys: ["device"]) { reader in
       .terminal(TerminalKeypadOptions(device: reader.path("device")))
-    }
+    },
+    DriverParser(name: "gpio-buttons", keys: GPIOButtonsKeypadOptions.keys) {
+      reader, buttonEntries in
+      GPIOButtonsKeypadOptions.parse(&reader, buttonEntries: buttonEntries).map(
+        KeypadDriver.gpioButtons)
+    },
+    DriverParser(
+      name: "gpio-matrix", keys: GPIOMatrixKeypadOptions.keys,
+      requiredKeys: ["rows", "columns", "keys"]
+    ) { reader in
+      GPIOMatrixKeypadOptions.parse(&reader).map(KeypadDriver.gpioMatrix)
+    },
   ]
 }

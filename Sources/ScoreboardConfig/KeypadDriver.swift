@@ -2,4 +2,8 @@
 public enum KeypadDriver: Hashable, Sendable {
   /// Reads keys typed in a terminal (`driver = terminal`).
   case terminal(TerminalKeypadOptions)
+  /// Push buttons, each on its own GPIO line (`driver = gpio-buttons`).
+  case gpioButtons(GPIOButtonsKeypadOptions)
+  /// A keypad matrix scanned on GPIO lines (`driver = gpio-matrix`).
+  case gpioMatrix(GPIOMatrixKeypadOptions)
 }

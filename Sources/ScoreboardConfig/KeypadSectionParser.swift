@@ -2,6 +2,14 @@ import ScoreboardCore
 
 /// Reads a `[keypad NAME]` section: its driver, its keymap, the driver's keys.
 struct KeypadSectionParser {
+  /// A keypad read without error, with the GPIO lines it uses, for the checks that compare
+  /// sections.
+  struct Keypad {
+    var configuration: KeypadConfiguration
+    /// The GPIO lines the keypad uses, with their keys.
+    var gpioLines: [GPIOLineUse]
+  }
+
   /// The keys of every keypad, whatever its driver.
   static let commonKeys = ["driver", "keymap"]
 
@@ -10,8 +18,15 @@ struct KeypadSectionParser {
   /// The names of every `[keymap NAME]` section, including those with errors.
   var keymapNames: [String]
 
+  /// How a key of the section is written once case is set aside, where case does not
+  /// matter: a kernel key name naming a button (`btn_0` is `BTN_0`). Two entries for one
+  /// key are a repeat.
+  static func canonicalKeyName(_ key: String) -> String {
+    KernelKeyName.unprefixedKey(key)?.name ?? key
+  }
+
   /// The keypad, or nil when something in the section is wrong.
-  func parse(name: String, reader: inout SectionReader) -> KeypadConfiguration? {
+  func parse(name: String, reader: inout SectionReader) -> Keypad? {
     reader.require("driver", "keymap")
     var keymap: Keymap?
     if let keymapName = reader.text("keymap", expected: "the name of a [keymap NAME] section") {
@@ -24,7 +39,9 @@ struct KeypadSectionParser {
     }
     let driver = reader.driver(among: KeypadDriver.parsers, commonKeys: Self.commonKeys)
     guard !reader.hasErrors, let keymap, let driver else { return nil }
-    return KeypadConfiguration(
-      name: name, line: reader.section.line, keymap: keymap, driver: driver)
+    return Keypad(
+      configuration: KeypadConfiguration(
+        name: name, line: reader.section.line, keymap: keymap, driver: driver),
+      gpioLines: reader.gpioLineUses)
   }
 }

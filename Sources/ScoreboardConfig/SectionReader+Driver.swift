@@ -2,27 +2,30 @@ extension SectionReader {
   /// Reads `driver` and then the keys of the driver it names, and reports unknown keys.
   ///
   /// `commonKeys` are the section's keys other than the drivers' own. When the driver is
-  /// missing or unknown, any driver's keys count as known, so only the driver is reported.
-  /// Otherwise the keys of the other drivers are reported as theirs, and the keys the
-  /// driver requires as missing.
+  /// missing or unknown, any driver's keys count as known (any key at all, when a driver
+  /// reads the section's other keys), so only the driver is reported.
+  /// Otherwise the keys of the other drivers are reported as theirs, the keys the driver
+  /// requires as missing, and the keys no driver has as unknown, unless the driver reads
+  /// them itself.
   mutating func driver<Driver>(among parsers: [DriverParser<Driver>], commonKeys: [String])
     -> Driver?
   {
     let names = parsers.map(\.name)
     let driverKeys = parsers.flatMap(\.keys)
-    guard let name = text("driver", expected: "a driver: \(Listing.joined(names))") else {
-      reportUnknownKeys(known: commonKeys + driverKeys)
-      return nil
-    }
-    guard let parser = DriverParser.named(name.lowercased(), among: parsers) else {
-      var message = "unknown driver '\(name)'"
-      if let suggestion = NameSuggestion.nearest(to: name, among: names) {
-        message += "; did you mean '\(suggestion)'?"
-      } else {
-        message += "; expected \(Listing.joined(names))"
+    let name = text("driver", expected: "a driver: \(Listing.joined(names))")
+    guard let name, let parser = DriverParser.named(name.lowercased(), among: parsers) else {
+      if let name {
+        var message = "unknown driver '\(name)'"
+        if let suggestion = NameSuggestion.nearest(to: name, among: names) {
+          message += "; did you mean '\(suggestion)'?"
+        } else {
+          message += "; expected \(Listing.joined(names))"
+        }
+        report(message, key: "driver")
       }
-      report(message, key: "driver")
-      reportUnknownKeys(known: commonKeys + driverKeys)
+      if !parsers.contains(where: \.readsOtherKeys) {
+        reportUnknownKeys(known: commonKeys + driverKeys)
+      }
       return nil
     }
     let known = commonKeys + parser.keys
@@ -35,10 +38,15 @@ extension SectionReader {
             + "not to driver \(parser.name)", at: entry)
       }
     }
-    reportUnknownKeys(known: known, ignoring: driverKeys)
+    if !parser.readsOtherKeys {
+      reportUnknownKeys(known: known, ignoring: driverKeys)
+    }
     for key in parser.requiredKeys {
       require(key)
     }
-    return parser.parse(&self)
+    let otherEntries =
+      parser.readsOtherKeys
+      ? entries.filter { !known.contains($0.key) && !driverKeys.contains($0.key) } : []
+    return parser.parse(&self, otherEntries)
   }
 }

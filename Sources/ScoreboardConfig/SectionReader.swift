@@ -11,6 +11,9 @@ struct SectionReader {
   private(set) var entries: [IniEntry] = []
   /// What is wrong with the section so far.
   private(set) var diagnostics: [Diagnostic] = []
+  /// The GPIO lines read so far, with their keys, for the check that no line of the file
+  /// is used twice.
+  var gpioLineUses: [GPIOLineUse] = []
 
   /// Reads `section` and reports keys given twice; keys are the same when `identity`
   /// makes them equal.
@@ -149,19 +152,20 @@ struct SectionReader {
     return choice
   }
 
-  /// A duration with a unit (`500ms`, `15s`, `2min`) within `range`. With `zeroMeansNever`,
-  /// `0` alone is accepted too and returned as zero.
+  /// A duration with a unit (`100us`, `500ms`, `15s`, `2min`) within `range`; `0` alone
+  /// when the range starts at zero. With `zeroMeansNever`, `0` alone is accepted too and
+  /// returned as zero.
   mutating func duration(
     _ key: String, in range: ClosedRange<Duration>, zeroMeansNever: Bool = false
   ) -> Duration? {
     guard let value = entry(key)?.value else { return nil }
+    if value == "0" && (zeroMeansNever || range.lowerBound == .zero) {
+      return .zero
+    }
     var expected =
       "a duration from \(range.lowerBound.configurationText) "
       + "to \(range.upperBound.configurationText)"
     if zeroMeansNever {
-      if value == "0" {
-        return .zero
-      }
       expected = "0 (never) or " + expected
     }
     let text = value.lowercased()
@@ -170,12 +174,14 @@ struct SectionReader {
     var advice = ""
     if let number = Int(digits), number <= 1_000_000_000 {
       if let unit = Duration.configurationUnits.first(where: { $0.name == unitName }) {
-        let duration = Duration.milliseconds(number * unit.milliseconds)
+        let duration = Duration.microseconds(number * unit.microseconds)
         if range.contains(duration) {
           return duration
         }
       } else if unitName.allSatisfy(\.isLetter) {
-        let units = Duration.configurationUnits.map(\.name)
+        // Microseconds are offered only where the range reaches below a millisecond.
+        let finest = range.lowerBound < .milliseconds(1) ? 1 : 1000
+        let units = Duration.configurationUnits.filter { $0.microseconds >= finest }.map(\.name)
         advice =
           unitName.isEmpty
           ? "; add a unit: \(Listing.joined(units))"

@@ -40,6 +40,8 @@ enum DriverFactory {
         name: display.name, path: options.port, settings: SerialSettings(options.line),
         encoder: TextLineProtocol(template: options.template), logger: logger, at: now)
       return [(whole, driver)]
+    case .tm1637, .max7219, .shiftRegister:
+      throw DaemonError("display \(display.name): driver not available yet", exitCode: .unavailable)
     }
   }
 
@@ -51,6 +53,8 @@ enum DriverFactory {
       } catch {
         throw DaemonError("keypad \(keypad.name): \(error)", exitCode: .unavailable)
       }
+    case .gpioButtons, .gpioMatrix:
+      throw DaemonError("keypad \(keypad.name): driver not available yet", exitCode: .unavailable)
     }
   }
 }

@@ -2,14 +2,15 @@ import ScoreboardConfig
 import ScoreboardCore
 import Testing
 
-/// Each file of `Config/examples/` parses into the display it describes, with a terminal
-/// keypad.
+/// Each file of `Config/examples/` parses into the display and the keypad it describes.
 @Suite struct ExampleConfigurationTests {
   /// An example file, and what it must configure.
   struct Example: Sendable, CustomTestStringConvertible {
     var file: String
     var display: DisplayConfiguration
     var fields: [String]
+    var keypad = "keyboard"
+    var keypadDriver = KeypadDriver.terminal(TerminalKeypadOptions())
 
     var testDescription: String { file }
   }
@@ -56,6 +57,58 @@ import Testing
             ]))),
         onStop: .keep),
       fields: ["home", "away", "period"]),
+    Example(
+      file: "tm1637-buttons.conf",
+      display: DisplayConfiguration(
+        name: "main", line: 34, cellCount: 4,
+        driver: .tm1637(
+          TM1637DisplayOptions(
+            clock: .name("GPIO23"), data: .name("GPIO24"), bitDelay: .microseconds(100),
+            colon: true, gridOrder: [0, 1, 2, 3])),
+        onStop: .blank),
+      fields: ["home", "away"], keypad: "buttons",
+      keypadDriver: .gpioButtons(
+        GPIOButtonsKeypadOptions(buttons: [
+          .init(key: Key("BTN_0"), line: .name("GPIO17")),
+          .init(key: Key("BTN_1"), line: .name("GPIO27")),
+        ]))),
+    Example(
+      file: "max7219-matrix.conf",
+      display: DisplayConfiguration(
+        name: "main", line: 45, cellCount: 8,
+        driver: .max7219(
+          MAX7219DisplayOptions(
+            data: .name("GPIO17"), clock: .name("GPIO27"), load: .name("GPIO22"), chips: 1,
+            digitOrder: .rightToLeft, reinitializeInterval: .seconds(60))),
+        onStop: .blank),
+      fields: ["home", "period", "away"], keypad: "pad",
+      keypadDriver: .gpioMatrix(
+        GPIOMatrixKeypadOptions(
+          rows: [.name("GPIO5"), .name("GPIO6"), .name("GPIO13"), .name("GPIO19")],
+          columns: [.name("GPIO12"), .name("GPIO16"), .name("GPIO20"), .name("GPIO21")],
+          keys: [
+            "KEY_1", "KEY_2", "KEY_3", "KEY_A", "KEY_4", "KEY_5", "KEY_6", "KEY_B", "KEY_7",
+            "KEY_8", "KEY_9", "KEY_C", "KEY_NUMERIC_STAR", "KEY_0", "KEY_NUMERIC_POUND", "KEY_D",
+          ].map { Key($0) }))),
+    Example(
+      file: "large-digits-buttons.conf",
+      display: DisplayConfiguration(
+        name: "main", line: 41, cellCount: 4,
+        driver: .shiftRegister(
+          ShiftRegisterDisplayOptions(
+            data: .name("GPIO17"), clock: .name("GPIO27"), latch: .name("GPIO22"),
+            segmentOrder: [.a, .f, .g, .e, .d, .c, .b, .dp], firstRegister: .leftmost,
+            invert: false)),
+        onStop: .blank),
+      fields: ["home", "away"], keypad: "buttons",
+      keypadDriver: .gpioButtons(
+        GPIOButtonsKeypadOptions(
+          buttons: [
+            .init(key: Key("BTN_0"), line: .name("GPIO5")),
+            .init(key: Key("BTN_1"), line: .name("GPIO6")),
+            .init(key: Key("BTN_2"), line: .name("GPIO13")),
+          ],
+          debounce: .milliseconds(30)))),
   ]
 
   @Test(arguments: examples)
@@ -65,7 +118,18 @@ import Testing
 
     #expect(configuration.displays == [example.display])
     #expect(configuration.scoreboard.fields.map(\.name) == example.fields)
-    #expect(configuration.keypads.map(\.name) == ["keyboard"])
-    #expect(configuration.keypads.first?.driver == .terminal(TerminalKeypadOptions()))
+    #expect(configuration.keypads.map(\.name) == [example.keypad])
+    #expect(configuration.keypads.first?.driver == example.keypadDriver)
+  }
+
+  /// The button examples bind a long press of each team's button to taking a point away.
+  @Test(arguments: ["tm1637-buttons.conf", "large-digits-buttons.conf"])
+  func longPressesTakeAPointAway(_ file: String) throws {
+    let configuration = try Configuration.parse(
+      try PackageFile.contents(of: "Config/examples/" + file), path: file)
+
+    let bindings = try #require(configuration.keypads.first?.keymap.bindings)
+    #expect(bindings[Key("BTN_0", long: true)] == .add(field: "home", amount: -1))
+    #expect(bindings[Key("BTN_1", long: true)] == .add(field: "away", amount: -1))
   }
 }

@@ -35,4 +35,21 @@ struct MalformedConfiguration: Sendable, CustomTestStringConvertible {
       text: "[display main]\n" + lines + "[field home]\nposition = 1\ndigits = 2\n",
       diagnostics: diagnostics)
   }
+
+  /// `base` then a keymap and a gpio-buttons keypad using it, whose `lines` start at
+  /// line 11.
+  static func buttons(_ problem: String, _ lines: String, _ diagnostics: String) -> Self {
+    afterBase(
+      problem, "[keymap pad]\n[keypad pad]\ndriver = gpio-buttons\nkeymap = pad\n" + lines,
+      diagnostics)
+  }
+
+  /// `base` then a keymap and a gpio-matrix keypad of 2 rows and 2 columns using it,
+  /// whose `lines` start at line 13.
+  static func matrix(_ problem: String, _ lines: String, _ diagnostics: String) -> Self {
+    afterBase(
+      problem,
+      "[keymap pad]\n[keypad pad]\ndriver = gpio-matrix\nkeymap = pad\n"
+        + "rows = GPIO5 GPIO6\ncolumns = GPIO12 GPIO16\n" + lines, diagnostics)
+  }
 }

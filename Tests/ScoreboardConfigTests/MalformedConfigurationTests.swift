@@ -148,9 +148,10 @@ import Testing
       "demo.conf:10: [field period] default: expected one of the values 1 or 2, found \"3\""),
     MalformedConfiguration(
       problem: "unknown display driver",
-      text: "[display main]\ndriver = tm1637\ndigits = 4\n[field home]\nposition = 1\ndigits = 2\n",
+      text:
+        "[display main]\ndriver = ht16k33\ndigits = 4\n[field home]\nposition = 1\ndigits = 2\n",
       diagnostics:
-        "demo.conf:2: [display main] driver: unknown driver 'tm1637'; expected terminal, s7s, serial-frame or serial-text"
+        "demo.conf:2: [display main] driver: unknown driver 'ht16k33'; expected terminal, s7s, serial-frame, serial-text, tm1637, max7219 or shift-register"
     ),
     MalformedConfiguration(
       problem: "display without driver",
@@ -396,7 +397,7 @@ import Testing
         + "demo.conf:2: no field; expected at least one section such as [field home]"),
   ]
 
-  @Test(arguments: cases)
+  @Test(arguments: cases + gpioCases)
   func reportsTheProblem(_ configuration: MalformedConfiguration) {
     let error = #expect(throws: ConfigurationError.self) {
       try Configuration.parse(configuration.text, path: "demo.conf")

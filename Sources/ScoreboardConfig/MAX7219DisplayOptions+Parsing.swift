@@ -1,0 +1,36 @@
+extension MAX7219DisplayOptions {
+  /// The keys of a max7219 display.
+  static let keys = ["din", "clk", "load", "chips", "digit-order", "reinit-interval"]
+
+  /// Reads the keys of a max7219 display; nil when a line or `digits` is missing or wrong,
+  /// or the digits do not fit in the chips.
+  static func parse(_ reader: inout SectionReader) -> Self? {
+    let data = reader.gpioLine("din")
+    let clock = reader.gpioLine("clk")
+    let load = reader.gpioLine("load")
+    let givenChips = reader.integer("chips", in: 1...maximumChips)
+    let digitOrder: DigitOrder? = reader.choice("digit-order")
+    var reinitializeInterval: Duration? = .seconds(60)
+    if let interval = reader.duration(
+      "reinit-interval", in: .seconds(1)...(.seconds(3600)), zeroMeansNever: true)
+    {
+      reinitializeInterval = interval == .zero ? nil : interval
+    }
+    let digits = reader.displayDigits()
+    guard let data, let clock, let load, let digits else { return nil }
+    let neededChips = (digits + digitsPerChip - 1) / digitsPerChip
+    if let givenChips, givenChips < neededChips {
+      let chipCount = Listing.count(givenChips, "chip")
+      reader.report(
+        "\(chipCount) \(givenChips == 1 ? "drives" : "drive") at most "
+          + "\(givenChips * digitsPerChip) digits (\(digitsPerChip) per MAX7219), "
+          + "but digits = \(digits); expected at least \(neededChips) chips",
+        key: "chips")
+      return nil
+    }
+    return Self(
+      data: data, clock: clock, load: load, chips: givenChips ?? neededChips,
+      digitOrder: digitOrder ?? .rightToLeft,
+      reinitializeInterval: reinitializeInterval)
+  }
+}
