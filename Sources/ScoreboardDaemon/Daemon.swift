@@ -54,7 +54,9 @@ public final class Daemon {
   ///
   /// - Throws: `DaemonError` when a device cannot be opened; whatever was opened is
   ///   closed again.
-  public init(configuration: Configuration, logger: Logger) throws(DaemonError) {
+  public init(configuration: Configuration, gpio: any GPIOBackend, logger: Logger)
+    throws(DaemonError)
+  {
     self.configuration = configuration
     self.logger = logger
     board = Scoreboard(spec: configuration.scoreboard)
@@ -69,7 +71,7 @@ public final class Daemon {
       for display in configuration.displays {
         let layout = DisplayLayout(name: display.name, cellCount: display.cellCount)
         let drivers = try DriverFactory.displays(
-          display, spec: configuration.scoreboard, logger: logger, at: now)
+          display, spec: configuration.scoreboard, gpio: gpio, logger: logger, at: now)
         for (cells, driver) in drivers {
           outputs.append(
             DisplayOutput(
@@ -77,7 +79,9 @@ public final class Daemon {
         }
       }
       for keypad in configuration.keypads {
-        inputs.append(KeypadInput(keypad: try DriverFactory.keypad(keypad), keymap: keypad.keymap))
+        let driver = try DriverFactory.keypad(
+          keypad, gpio: gpio, kernelDebounce: gpio.supportsKernelDebounce, logger: logger)
+        inputs.append(KeypadInput(keypad: driver, keymap: keypad.keymap))
       }
     } catch {
       closeDevices(finalFrames: false)

@@ -8,9 +8,15 @@ enum DriverFactory {
   /// The drivers of one display, each with the cells of the display it shows (several
   /// S7S modules make one display).
   static func displays(
-    _ display: DisplayConfiguration, spec: ScoreboardSpec, logger: Logger, at now: Instant
+    _ display: DisplayConfiguration, spec: ScoreboardSpec, gpio: any GPIOBackend, logger: Logger,
+    at now: Instant
   ) throws(DaemonError) -> [(cells: Range<Int>, driver: any SegmentDisplay)] {
     let whole = 0..<display.cellCount
+    func gpioDisplay(_ lines: [GPIOLine], _ encoder: any GPIOProtocol) -> any SegmentDisplay {
+      GPIOSegmentDisplay(
+        name: display.name, addresses: lines.map(GPIOLineAddress.init), encoder: encoder,
+        backend: gpio, logger: logger, at: now)
+    }
     switch display.driver {
     case .terminal(let options):
       let layout = DisplayLayout(name: display.name, cellCount: display.cellCount)
@@ -40,21 +46,64 @@ enum DriverFactory {
         name: display.name, path: options.port, settings: SerialSettings(options.line),
         encoder: TextLineProtocol(template: options.template), logger: logger, at: now)
       return [(whole, driver)]
-    case .tm1637, .max7219, .shiftRegister:
-      throw DaemonError("display \(display.name): driver not available yet", exitCode: .unavailable)
+    case .tm1637(let options):
+      let encoder = TM1637Protocol(
+        cellCount: display.cellCount, gridOrder: options.gridOrder, colon: options.colon,
+        bitDelay: options.bitDelay)
+      return [(whole, gpioDisplay([options.clock, options.data], encoder))]
+    case .max7219(let options):
+      let encoder = MAX7219Protocol(
+        cellCount: display.cellCount, digitOrder: options.digitOrder == .leftToRight ? .leftToRight : .rightToLeft,
+        reinitializeInterval: options.reinitializeInterval)
+      return [(whole, gpioDisplay([options.data, options.clock, options.load], encoder))]
+    case .shiftRegister(let options):
+      let encoder = ShiftRegisterProtocol(
+        cellCount: display.cellCount, segmentOrder: options.segmentOrder.map(\.segment),
+        chainOrder: options.firstRegister == .leftmost ? .leftmostFirst : .rightmostFirst,
+        invert: options.invert, hasOutputEnable: options.outputEnable != nil)
+      let lines = [options.data, options.clock, options.latch] + (options.outputEnable.map { [$0] } ?? [])
+      return [(whole, gpioDisplay(lines, encoder))]
     }
   }
 
-  static func keypad(_ keypad: KeypadConfiguration) throws(DaemonError) -> any Keypad {
+  static func keypad(
+    _ keypad: KeypadConfiguration, gpio: any GPIOBackend, kernelDebounce: Bool, logger: Logger
+  ) throws(DaemonError) -> any Keypad {
+    do {
+      return try openKeypad(keypad, gpio: gpio, kernelDebounce: kernelDebounce, logger: logger)
+    } catch let error as DaemonError {
+      throw error
+    } catch {
+      throw DaemonError("keypad \(keypad.name): \(error)", exitCode: .unavailable)
+    }
+  }
+
+  private static func openKeypad(
+    _ keypad: KeypadConfiguration, gpio: any GPIOBackend, kernelDebounce: Bool, logger: Logger
+  ) throws -> any Keypad {
     switch keypad.driver {
     case .terminal(let options):
-      do {
-        return try TerminalKeypad(name: keypad.name, device: options.device)
-      } catch {
-        throw DaemonError("keypad \(keypad.name): \(error)", exitCode: .unavailable)
-      }
-    case .gpioButtons, .gpioMatrix:
-      throw DaemonError("keypad \(keypad.name): driver not available yet", exitCode: .unavailable)
+      return try TerminalKeypad(name: keypad.name, device: options.device)
+    case .gpioButtons(let options):
+      let bias: GPIOLineSettings.Bias =
+        switch options.bias {
+        case .pullUp: .pullUp
+        case .pullDown: .pullDown
+        case .disabled: .disabled
+        case .asIs: .asIs
+        }
+      let longPressKeys = Set(keypad.keymap.bindings.keys.filter(\.long).map { Key($0.name) })
+      return try GPIOButtonsKeypad(
+        name: keypad.name,
+        buttons: options.buttons.map { (key: $0.key, line: GPIOLineAddress($0.line)) },
+        bias: bias, activeLow: options.activeLow, debounce: options.debounce,
+        longPress: options.longPress, longPressKeys: longPressKeys, backend: gpio,
+        kernelDebounce: kernelDebounce, logger: logger)
+    case .gpioMatrix(let options):
+      return try GPIOMatrixKeypad(
+        name: keypad.name, rows: options.rows.map(GPIOLineAddress.init),
+        columns: options.columns.map(GPIOLineAddress.init), keys: options.keys,
+        debounce: options.debounce, backend: gpio, logger: logger)
     }
   }
 }
@@ -71,5 +120,15 @@ extension SerialSettings {
     self.init(
       baudRate: line.baudRate, dataBits: line.dataBits, parity: parity, stopBits: line.stopBits,
       flowControl: line.flowControl == .rtsCts ? .rtsCts : .none)
+  }
+}
+
+extension GPIOLineAddress {
+  /// The line a configuration names.
+  init(_ line: GPIOLine) {
+    switch line {
+    case .name(let name): self = .name(name)
+    case .offset(let chip, let offset): self = .offset(chip: chip, offset: offset)
+    }
   }
 }

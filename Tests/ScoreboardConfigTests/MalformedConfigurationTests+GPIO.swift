@@ -99,6 +99,11 @@ extension MalformedConfigurationTests {
       "demo.conf:7: [display main] chips: 1 chip drives at most 8 digits (8 per MAX7219), but digits = 12; expected at least 2 chips"
     ),
     .display(
+      "a chip of the chain without digits",
+      "driver = max7219\ndigits = 8\ndin = GPIO17\nclk = GPIO27\nload = GPIO22\nchips = 3\n",
+      "demo.conf:7: [display main] chips: digits = 8 needs 1 chip, but the chain has 3; every chip must show digits: set digits from 17 to 24"
+    ),
+    .display(
       "too many chips",
       "driver = max7219\ndigits = 8\ndin = GPIO17\nclk = GPIO27\nload = GPIO22\nchips = 9\n",
       "demo.conf:7: [display main] chips: expected a whole number from 1 to 8, found \"9\""),
