@@ -6,7 +6,7 @@
 
 SWIFT ?= swift
 # Debian packages the build needs (system C libraries and their pkg-config files).
-DEB_PACKAGES := pkg-config libinih-dev
+DEB_PACKAGES := pkg-config libinih-dev libgpiod-dev
 # Warnings are errors everywhere, so a warning never slips into a commit.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 FORMAT_PATHS := Package.swift Sources Tests
