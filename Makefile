@@ -2,16 +2,17 @@
 #
 #   make demo    the scoreboard in this terminal, typed on this keyboard (no hardware)
 #   make test    everything CI checks: warnings as errors, formatting, all tests
+#   make test-gpiod2  all tests again, built against libgpiod 2 (downloaded, not installed)
 #   make build   a release build of scoreboardd
 
 SWIFT ?= swift
 # Debian packages the build needs (system C libraries and their pkg-config files).
-DEB_PACKAGES := pkg-config libinih-dev
+DEB_PACKAGES := pkg-config libinih-dev libgpiod-dev
 # Warnings are errors everywhere, so a warning never slips into a commit.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 FORMAT_PATHS := Package.swift Sources Tests
 
-.PHONY: all deps toolchain build demo test lint format clean
+.PHONY: all deps toolchain build demo test test-gpiod2 lint format clean
 
 all: build
 
@@ -56,6 +57,12 @@ test: deps toolchain
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
 	$(SWIFT) test $(SWIFT_FLAGS)
+
+# The system libgpiod-dev of bookworm is 1.6 (v1 API); this builds the same sources
+# against libgpiod 2.1 from bookworm-backports, unpacked into a cache outside the clone
+# (see scripts/libgpiod2.sh), and runs every test on it.
+test-gpiod2: deps toolchain
+	SWIFT="$(SWIFT)" bash scripts/libgpiod2.sh
 
 clean:
 	rm -rf .build

@@ -13,8 +13,12 @@ let package = Package(
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
     // INI file -> validated Configuration.
     .target(name: "ScoreboardConfig", dependencies: ["ScoreboardCore", "CInih"]),
-    // C shim for Linux interfaces Swift cannot import directly.
-    .target(name: "CScoreboardLinux"),
+    // libgpiod, v1 (1.6) or v2 (2.x), from the system (apt: libgpiod-dev). Only the C shim
+    // uses it.
+    .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+    // C shim for Linux interfaces Swift cannot import directly, and one GPIO API over
+    // libgpiod v1 and v2.
+    .target(name: "CScoreboardLinux", dependencies: ["CGPIOD"]),
     // Swift wrappers over system calls: descriptors, poll loop, terminals, clocks.
     .target(name: "LinuxIO", dependencies: ["CScoreboardLinux"]),
     // Keypad sources and display sinks.

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
@@ -62,4 +63,21 @@ int sbl_terminal_is_exclusive(int descriptor, int *exclusive) {
   errno = ENOSYS;
   return -1;
 #endif
+}
+
+int sbl_epoll_watching(const int *descriptors, size_t count) {
+  int epoll = epoll_create1(EPOLL_CLOEXEC);
+  if (epoll == -1) {
+    return -1;
+  }
+  for (size_t i = 0; i < count; i++) {
+    struct epoll_event event = {.events = EPOLLIN, .data.fd = descriptors[i]};
+    if (epoll_ctl(epoll, EPOLL_CTL_ADD, descriptors[i], &event) == -1) {
+      int error = errno;
+      close(epoll);
+      errno = error;
+      return -1;
+    }
+  }
+  return epoll;
 }

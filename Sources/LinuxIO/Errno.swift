@@ -37,6 +37,12 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   public static let notTerminal = Errno(rawValue: ENOTTY)
   /// The device or line is in use. The corresponding C constant is `EBUSY`.
   public static let busy = Errno(rawValue: EBUSY)
+  /// An argument is out of range, such as a line offset a chip lacks. The corresponding C
+  /// constant is `EINVAL`.
+  public static let invalidArgument = Errno(rawValue: EINVAL)
+  /// The operation is not supported, such as kernel debounce with libgpiod v1. The
+  /// corresponding C constant is `ENOTSUP` (`EOPNOTSUPP` on Linux).
+  public static let notSupported = Errno(rawValue: ENOTSUP)
 
   /// The symbolic names of the errors a daemon commonly meets.
   private static let names: [CInt: String] = [

@@ -142,6 +142,9 @@ public final class FakeGPIOBackend: GPIOBackend {
   public private(set) var requests: [FakeGPIOLines] = []
   /// When set, the next request fails with it.
   public var failure: GPIOError?
+  /// Whether requests may ask for kernel debounce, as with libgpiod v2. Set it to false to
+  /// play libgpiod v1: a request with a debounce period then fails with `ENOTSUP`.
+  public var supportsKernelDebounce = true
 
   public init() {}
 
@@ -151,6 +154,9 @@ public final class FakeGPIOBackend: GPIOBackend {
     if let failure {
       self.failure = nil
       throw failure
+    }
+    if !supportsKernelDebounce, let line = lines.first(where: { ($0.settings.debounce ?? 0) > 0 }) {
+      throw GPIOError(operation: "request", line: line.address.description, errno: .notSupported)
     }
     let request = try FakeGPIOLines(
       addresses: lines.map(\.address), settings: lines.map(\.settings), consumer: consumer)

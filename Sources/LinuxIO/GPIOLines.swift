@@ -30,6 +30,11 @@ public protocol GPIOLines: AnyObject {
 
 /// Opens line requests: the real libgpiod backend, or a fake one in tests.
 public protocol GPIOBackend: AnyObject {
+  /// Whether the kernel can debounce inputs (`GPIOLineSettings.debounce`), as with libgpiod
+  /// v2. When false a request with a debounce period fails with `ENOTSUP`: request the
+  /// inputs without one and debounce in user space.
+  var supportsKernelDebounce: Bool { get }
+
   /// Requests `lines` for `consumer` (the name tools such as `gpioinfo` show).
   ///
   /// - Throws: `GPIOError` naming the line and what failed.
@@ -37,25 +42,39 @@ public protocol GPIOBackend: AnyObject {
     throws -> any GPIOLines
 }
 
-/// A GPIO request that failed, with the line it concerns.
+/// A GPIO request or operation that failed, with the line it concerns.
 public struct GPIOError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What failed: `find`, `request`, `set`, `get`, `reconfigure`, `read events`.
   public var operation: String
+  /// The line as the user wrote it (`GPIO17`, `/dev/gpiochip0:17`), when one is concerned.
   public var line: String?
+  /// Why it failed.
   public var errno: Errno
+  /// What the backend knows beyond `errno` (`no GPIO line is named GPIO99`); nil gives
+  /// the usual hint for `errno`, if any.
+  public var hint: String?
 
-  public init(operation: String, line: String?, errno: Errno) {
+  /// An error of `operation` on `line`, failing with `errno`.
+  public init(operation: String, line: String?, errno: Errno, hint: String? = nil) {
     self.operation = operation
     self.line = line
     self.errno = errno
+    self.hint = hint
   }
 
+  /// `request GPIO17: Device or resource busy (EBUSY) (another program or another section
+  /// uses this line)`.
   public var description: String {
     let subject = line.map { " \($0)" } ?? ""
     let hint: String
-    switch errno {
-    case .permissionDenied: hint = "; the user needs to be in the 'gpio' group"
-    case .busy: hint = " (another program or another section uses this line)"
-    default: hint = ""
+    if let explicit = self.hint {
+      hint = "; \(explicit)"
+    } else {
+      switch errno {
+      case .permissionDenied: hint = "; the user needs to be in the 'gpio' group"
+      case .busy: hint = " (another program or another section uses this line)"
+      default: hint = ""
+      }
     }
     return "\(operation)\(subject): \(errno)\(hint)"
   }

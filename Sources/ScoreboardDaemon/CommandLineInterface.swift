@@ -92,7 +92,7 @@ public enum CommandLineInterface {
       write(usage + "\n", to: .standardOutput)
       return .success
     case .version:
-      write("scoreboardd \(version)\n", to: .standardOutput)
+      write("scoreboardd \(version)\n\(GPIOLibrary.description)\n", to: .standardOutput)
       return .success
     case .check(let path):
       do {

@@ -54,6 +54,11 @@ import Testing
   @Test func versionAndHelp() throws {
     let version = try DaemonProcess(arguments: ["--version"])
     #expect(version.waitForLine { $0.hasPrefix("scoreboardd ") } != nil)
+    let library = version.waitForLine { $0.hasPrefix("libgpiod ") }
+    #expect(library?.hasSuffix(" API)") == true)
+    #if SCOREBOARDD_LIBGPIOD_V2
+      #expect(library?.hasSuffix("(v2 API)") == true)
+    #endif
     #expect(version.waitForExit() == 0)
     let help = try DaemonProcess(arguments: ["--help"])
     #expect(help.waitForLine { $0.contains("--check-config FILE") } != nil)

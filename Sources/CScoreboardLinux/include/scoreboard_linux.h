@@ -2,8 +2,8 @@
 #define SCOREBOARD_LINUX_H
 
 // Linux interfaces that Swift's Glibc module does not import: functions that need
-// _GNU_SOURCE or _XOPEN_SOURCE, and <sys/signalfd.h>. Every function returns -1 and
-// sets errno on failure, like the system calls it wraps.
+// _GNU_SOURCE or _XOPEN_SOURCE, <sys/signalfd.h> and <sys/epoll.h>. Every function
+// returns -1 and sets errno on failure, like the system calls it wraps.
 
 #include <signal.h>
 #include <stddef.h>
@@ -31,5 +31,10 @@ int sbl_open_pseudo_terminal(char *slave_path, size_t size);
 /// (TIOCEXCL), read with the TIOCGEXCL ioctl. Returns 0, or -1 with errno (ENOSYS when
 /// the kernel headers lack TIOCGEXCL).
 int sbl_terminal_is_exclusive(int descriptor, int *exclusive);
+
+/// A new epoll descriptor (close-on-exec) that polls readable while any of `descriptors`
+/// does, such as the edge-event descriptors of GPIO requests on several chips. The
+/// caller owns it; closing it leaves `descriptors` open.
+int sbl_epoll_watching(const int *descriptors, size_t count);
 
 #endif
