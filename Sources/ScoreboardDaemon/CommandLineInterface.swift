@@ -111,7 +111,8 @@ public enum CommandLineInterface {
       do {
         let configuration = try ConfigurationFile.load(path)
         logger.minimumLevel = LinuxIO.LogLevel(configuration.logLevel)
-        let daemon = try Daemon(configuration: configuration, logger: logger)
+        let daemon = try Daemon(
+          configuration: configuration, gpio: LibgpiodBackend(), logger: logger)
         try daemon.run()
         return .success
       } catch {

@@ -53,7 +53,8 @@ enum DriverFactory {
       return [(whole, gpioDisplay([options.clock, options.data], encoder))]
     case .max7219(let options):
       let encoder = MAX7219Protocol(
-        cellCount: display.cellCount, digitOrder: options.digitOrder == .leftToRight ? .leftToRight : .rightToLeft,
+        cellCount: display.cellCount,
+        digitOrder: options.digitOrder == .leftToRight ? .leftToRight : .rightToLeft,
         reinitializeInterval: options.reinitializeInterval)
       return [(whole, gpioDisplay([options.data, options.clock, options.load], encoder))]
     case .shiftRegister(let options):
@@ -61,7 +62,8 @@ enum DriverFactory {
         cellCount: display.cellCount, segmentOrder: options.segmentOrder.map(\.segment),
         chainOrder: options.firstRegister == .leftmost ? .leftmostFirst : .rightmostFirst,
         invert: options.invert, hasOutputEnable: options.outputEnable != nil)
-      let lines = [options.data, options.clock, options.latch] + (options.outputEnable.map { [$0] } ?? [])
+      let lines =
+        [options.data, options.clock, options.latch] + (options.outputEnable.map { [$0] } ?? [])
       return [(whole, gpioDisplay(lines, encoder))]
     }
   }

@@ -88,7 +88,7 @@ import Testing
       """
       [display main]
       driver = max7219
-      digits = 8
+      digits = 32
       din = GPIO17
       clk = GPIO27
       load = GPIO22

@@ -5,6 +5,7 @@ import LinuxIO
 final class FailingGPIOBackend: GPIOBackend {
   let modelled = ModelledGPIOBackend()
   var readsFail = false
+  var supportsKernelDebounce: Bool { modelled.supportsKernelDebounce }
 
   func request(
     _ lines: [(address: GPIOLineAddress, settings: GPIOLineSettings)], consumer: String

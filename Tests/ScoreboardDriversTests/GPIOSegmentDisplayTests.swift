@@ -43,6 +43,7 @@ import Testing
   final class FlakyBackend: GPIOBackend {
     let fake = FakeGPIOBackend()
     private(set) var requests: [FlakyLines] = []
+    var supportsKernelDebounce: Bool { fake.supportsKernelDebounce }
 
     func request(
       _ lines: [(address: GPIOLineAddress, settings: GPIOLineSettings)], consumer: String

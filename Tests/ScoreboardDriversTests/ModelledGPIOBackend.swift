@@ -5,6 +5,7 @@ import LinuxIO
 /// the test.
 final class ModelledGPIOBackend: GPIOBackend {
   let fake = FakeGPIOBackend()
+  var supportsKernelDebounce: Bool { fake.supportsKernelDebounce }
   /// Given to each request as its `inputModel`.
   var inputModel: ((_ line: Int, _ lines: FakeGPIOLines) -> Bool)?
 
