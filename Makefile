@@ -4,15 +4,16 @@
 #   make test    everything CI checks: warnings as errors, formatting, all tests
 #   make test-gpiod2  all tests again, built against libgpiod 2 (downloaded, not installed)
 #   make build   a release build of scoreboardd
+#   make bench   the benchmarks, which print their figures
 
 SWIFT ?= swift
 # Debian packages the build needs (system C libraries and their pkg-config files).
 DEB_PACKAGES := pkg-config libinih-dev libgpiod-dev
 # Warnings are errors everywhere, so a warning never slips into a commit.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
-FORMAT_PATHS := Package.swift Sources Tests
+FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 
-.PHONY: all deps toolchain build demo test test-gpiod2 lint format clean
+.PHONY: all deps toolchain build demo test test-gpiod2 bench lint format clean
 
 all: build
 
@@ -63,6 +64,11 @@ test: deps toolchain
 # (see scripts/libgpiod2.sh), and runs every test on it.
 test-gpiod2: deps toolchain
 	SWIFT="$(SWIFT)" bash scripts/libgpiod2.sh
+
+# Benchmarks print their figures; they are not pass/fail tests.
+bench: deps toolchain
+	$(SWIFT) build -c release $(SWIFT_FLAGS) --product GPIOFrameBenchmark
+	"$$($(SWIFT) build -c release --show-bin-path)/GPIOFrameBenchmark"
 
 clean:
 	rm -rf .build

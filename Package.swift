@@ -32,6 +32,10 @@ let package = Package(
     // Independent decoders of the wire protocols, written from the datasheets: they
     // check the drivers' output in tests, benchmarks and hardware-in-the-loop runs.
     .target(name: "ProtocolDecoders"),
+    // Benchmarks print their figures (`make bench`); they are not tests.
+    .executableTarget(
+      name: "GPIOFrameBenchmark", dependencies: ["ScoreboardDrivers", "LinuxIO"],
+      path: "Benchmarks/GPIOFrameTime"),
 
     .testTarget(name: "ScoreboardCoreTests", dependencies: ["ScoreboardCore"]),
     .testTarget(name: "ScoreboardConfigTests", dependencies: ["ScoreboardConfig"]),

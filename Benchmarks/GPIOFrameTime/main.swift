@@ -1,0 +1,76 @@
+// Frame times of the GPIO display protocols at their default timing.
+//
+// For each protocol and display size it encodes a full frame (every cell changed) and
+// plays it on in-memory lines through the same player the daemon uses, sleeping the
+// protocol's bit delays. It prints the encode time, the line operations (each one a
+// system call on real hardware), the sum of the bit delays (the floor of the frame
+// time) and the time the frame took to play.
+
+import LinuxIO
+import ScoreboardCore
+import ScoreboardDrivers
+
+struct Case {
+  var name: String
+  var cells: Int
+  var encoder: any GPIOProtocol
+}
+
+func frame(_ cells: Int, seed: Int) -> Frame {
+  let digits = (0..<cells).map { SegmentFont.segments(for: Character(String((seed + $0) % 10)))! }
+  return Frame(cells: digits, brightness: 8)
+}
+
+func median(_ values: [Int64]) -> Int64 {
+  values.sorted()[values.count / 2]
+}
+
+func microseconds(_ nanoseconds: Int64) -> String {
+  let tenths = (nanoseconds + 50) / 100
+  return "\(tenths / 10).\(tenths % 10)"
+}
+
+let cases = [
+  Case(name: "tm1637", cells: 4, encoder: TM1637Protocol(cellCount: 4)),
+  Case(name: "tm1637", cells: 6, encoder: TM1637Protocol(cellCount: 6)),
+  Case(name: "max7219", cells: 8, encoder: MAX7219Protocol(cellCount: 8)),
+  Case(name: "max7219", cells: 32, encoder: MAX7219Protocol(cellCount: 32)),
+  Case(name: "shift-register", cells: 4, encoder: ShiftRegisterProtocol(cellCount: 4)),
+  Case(name: "shift-register", cells: 8, encoder: ShiftRegisterProtocol(cellCount: 8)),
+]
+let repetitions = 25
+
+print("GPIO frame times at default timing (every cell changed; median of \(repetitions) frames)")
+print("")
+print("| protocol | cells | encode (µs) | line operations | bit delays (µs) | played (µs) |")
+print("|---|---|---|---|---|---|")
+for benchmark in cases {
+  var encoder = benchmark.encoder
+  let lines = try FakeGPIOLines(
+    addresses: encoder.lines.indices.map { .offset(chip: "bench", offset: $0) },
+    settings: encoder.lines.map(\.settings))
+  lines.inputModel = { _, _ in false }  // a TM1637 pulls DIO low: every byte acknowledged
+  let player = GPIOLinePlayer(outputSettings: encoder.lines.map(\.settings))
+  _ = try player.play(encoder.initialize(showing: frame(benchmark.cells, seed: 0)), on: lines)
+
+  var encodeTimes: [Int64] = []
+  var playTimes: [Int64] = []
+  var operations = 0
+  var delays: Int64 = 0
+  for repetition in 1...repetitions {
+    let next = frame(benchmark.cells, seed: repetition)
+    let encodeStart = MonotonicClock.now()
+    let steps = encoder.update(to: next)
+    encodeTimes.append(MonotonicClock.now() - encodeStart)
+    operations = steps.filter { if case .delay = $0 { false } else { true } }.count
+    delays = steps.reduce(0) { total, step in
+      if case .delay(let nanoseconds) = step { total + nanoseconds } else { total }
+    }
+    let playStart = MonotonicClock.now()
+    guard try player.play(steps, on: lines) else { fatalError("the fake lines always acknowledge") }
+    playTimes.append(MonotonicClock.now() - playStart)
+  }
+  print(
+    "| \(benchmark.name) | \(benchmark.cells) | \(microseconds(median(encodeTimes))) | "
+      + "\(operations) | \(microseconds(delays)) | \(microseconds(median(playTimes))) |")
+}
