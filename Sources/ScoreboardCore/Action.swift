@@ -44,6 +44,32 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
   case brightness(BrightnessChange)
   case blank(BlankChange)
 
+  /// The kind of an action, named by its first word (`add` for `add home +1`; `up` and
+  /// `down` are `add`).
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    case digit, backspace, commit, cancel, next, previous, select, add, set, undo, reset
+    case brightness, blank
+  }
+
+  /// This action's kind.
+  public var kind: Kind {
+    switch self {
+    case .digit: .digit
+    case .backspace: .backspace
+    case .commit: .commit
+    case .cancel: .cancel
+    case .next: .next
+    case .previous: .previous
+    case .select: .select
+    case .add: .add
+    case .set: .set
+    case .undo: .undo
+    case .reset: .reset
+    case .brightness: .brightness
+    case .blank: .blank
+    }
+  }
+
   /// The highest brightness level; 0 is the dimmest that still shows.
   public static let maximumBrightness = 15
 

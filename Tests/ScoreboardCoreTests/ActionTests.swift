@@ -64,6 +64,19 @@ import Testing
     #expect(Key(parsing: "Long+Shift+KEY_A")?.description == "long+shift+KEY_A")
   }
 
+  @Test func autorepeatRepeatsOnlyRepeatingKinds() {
+    let keymap = Keymap(
+      name: "pad",
+      bindings: [Key("KEY_KPPLUS"): .add(field: nil, amount: 1), Key("KEY_KPENTER"): .commit])
+    let plus = KeyEvent(keypad: "pad", key: Key("KEY_KPPLUS"), kind: .autorepeat, time: .zero)
+    var enter = plus
+    enter.key = Key("KEY_KPENTER")
+    #expect(keymap.action(for: plus) == .add(field: nil, amount: 1))
+    #expect(keymap.action(for: enter) == nil, "commit does not repeat")
+    let none = Keymap(name: "pad", bindings: keymap.bindings, repeating: [])
+    #expect(none.action(for: plus) == nil)
+  }
+
   @Test func keymapsActOnPressAndRepeatOnly() {
     let keymap = Keymap(name: "pad", bindings: [Key("KEY_KP1"): .digit(1)])
     let press = KeyEvent(keypad: "pad", key: Key("KEY_KP1"), kind: .press, time: .zero)
