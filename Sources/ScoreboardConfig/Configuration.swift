@@ -11,8 +11,8 @@ public struct Configuration: Hashable, Sendable {
   /// The model's configuration: fields in focus order (file order), displays in file
   /// order, and the timings, cursor, brightness and undo depth of `[scoreboard]`.
   public var scoreboard: ScoreboardSpec
-  /// How much the daemon logs (`[scoreboard] log-level`).
-  public var logLevel: LogLevel
+  /// Logging, the state file and the control socket (keys of `[scoreboard]`).
+  public var service: ServiceSettings
   /// The displays with their drivers, in file order.
   public var displays: [DisplayConfiguration]
   /// The keypads with their drivers and keymaps, in file order.
@@ -22,12 +22,12 @@ public struct Configuration: Hashable, Sendable {
 
   /// Creates a configuration.
   public init(
-    path: String, scoreboard: ScoreboardSpec, logLevel: LogLevel = .info,
+    path: String, scoreboard: ScoreboardSpec, service: ServiceSettings = ServiceSettings(),
     displays: [DisplayConfiguration], keypads: [KeypadConfiguration], keymaps: [String: Keymap]
   ) {
     self.path = path
     self.scoreboard = scoreboard
-    self.logLevel = logLevel
+    self.service = service
     self.displays = displays
     self.keypads = keypads
     self.keymaps = keymaps

@@ -34,9 +34,9 @@ struct ConfigurationParser {
     }
 
     var scoreboard = ScoreboardSpec(fields: [], displays: [])
-    var logLevel = LogLevel.info
+    var service = ServiceSettings()
     for (_, section) in sections(of: .scoreboard) {
-      (scoreboard, logLevel) = read(section) { reader in ScoreboardSectionParser.parse(&reader) }
+      (scoreboard, service) = read(section) { reader in ScoreboardSectionParser.parse(&reader) }
     }
 
     let displaySections = sections(of: .display)
@@ -101,7 +101,7 @@ struct ConfigurationParser {
     scoreboard.fields = fields.map(\.spec)
     scoreboard.displays = displays.map { DisplayLayout(name: $0.name, cellCount: $0.cellCount) }
     return Configuration(
-      path: path, scoreboard: scoreboard, logLevel: logLevel, displays: displays,
+      path: path, scoreboard: scoreboard, service: service, displays: displays,
       keypads: keypads, keymaps: Dictionary(uniqueKeysWithValues: keymaps.map { ($0.name, $0) }))
   }
 

@@ -1,17 +1,19 @@
 import ScoreboardCore
 
-/// Reads the `[scoreboard]` section: the cursor, timings, brightness, undo depth and log
-/// level. Every key is optional.
+/// Reads the `[scoreboard]` section: the cursor, timings, brightness, undo depth, and how
+/// the service runs. Every key is optional.
 enum ScoreboardSectionParser {
   /// The section's keys.
   static let keys = [
     "cursor", "blink-interval", "edit-timeout", "reset-window", "refusal-flash", "brightness",
-    "undo-depth", "log-level",
+    "undo-depth", "log-level", "state-file", "control-socket", "control-clients",
   ]
 
   /// The settings with defaults for what the section does not give, as a spec without
-  /// fields and displays, and the log level.
-  static func parse(_ reader: inout SectionReader) -> (spec: ScoreboardSpec, logLevel: LogLevel) {
+  /// fields and displays, and the service settings.
+  static func parse(_ reader: inout SectionReader) -> (
+    spec: ScoreboardSpec, service: ServiceSettings
+  ) {
     reader.reportUnknownKeys(known: keys)
     var spec = ScoreboardSpec(fields: [], displays: [])
     if let cursor: ScoreboardSpec.CursorStyle = reader.choice("cursor") {
@@ -37,6 +39,21 @@ enum ScoreboardSectionParser {
     if let depth = reader.integer("undo-depth", in: 1...1000) {
       spec.undoDepth = depth
     }
-    return (spec, reader.choice("log-level") ?? .info)
+    var service = ServiceSettings()
+    if let level: LogLevel = reader.choice("log-level") {
+      service.logLevel = level
+    }
+    if reader.entry("state-file") != nil {
+      service.stateFile = reader.optionalPath(
+        "state-file", example: ServiceSettings.defaultStateFile)
+    }
+    if reader.entry("control-socket") != nil {
+      service.controlSocket = reader.optionalPath(
+        "control-socket", example: ServiceSettings.defaultControlSocket)
+    }
+    if let clients = reader.integer("control-clients", in: 1...64) {
+      service.maximumControlClients = clients
+    }
+    return (spec, service)
   }
 }

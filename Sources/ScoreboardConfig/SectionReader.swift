@@ -103,6 +103,11 @@ struct SectionReader {
     return value
   }
 
+  /// An absolute path, or nil for `none`.
+  mutating func optionalPath(_ key: String, example: String) -> String? {
+    entry(key)?.value.lowercased() == "none" ? nil : path(key, example: example)
+  }
+
   /// A whole number within `range`.
   mutating func integer(_ key: String, in range: ClosedRange<Int>) -> Int? {
     guard let value = entry(key)?.value else { return nil }

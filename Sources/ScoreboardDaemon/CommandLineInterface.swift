@@ -110,7 +110,7 @@ public enum CommandLineInterface {
       var logger = Logger(output: errorOutput, programName: "scoreboardd")
       do {
         let configuration = try ConfigurationFile.load(path)
-        logger.minimumLevel = LinuxIO.LogLevel(configuration.logLevel)
+        logger.minimumLevel = LinuxIO.LogLevel(configuration.service.logLevel)
         let daemon = try Daemon(
           configuration: configuration, gpio: LibgpiodBackend(), logger: logger)
         try daemon.run()

@@ -100,7 +100,7 @@ import Testing
         ],
         cursor: .dp, blinkInterval: .milliseconds(250), editTimeout: nil,
         resetWindow: .seconds(3), refusalFlash: .seconds(1), brightness: 12, undoDepth: 10),
-      logLevel: .debug,
+      service: ServiceSettings(logLevel: .debug),
       displays: [
         DisplayConfiguration(
           name: "main", line: 12, cellCount: 6,
@@ -145,7 +145,7 @@ import Testing
             kind: .list(["1", "2", "OT"]), defaultValue: 0),
         ],
         displays: [DisplayLayout(name: "main", cellCount: 4)]),
-      logLevel: .info,
+      service: ServiceSettings(),
       displays: [
         DisplayConfiguration(
           name: "main", line: 1, cellCount: 4, driver: .terminal(TerminalDisplayOptions()))

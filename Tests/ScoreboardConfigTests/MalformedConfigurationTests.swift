@@ -95,6 +95,18 @@ import Testing
       "demo.conf:8: [scoreboard] log-level: expected error, warning, notice, info or debug, found \"verbose\""
     ),
     .afterBase(
+      "relative state file", "[scoreboard]\nstate-file = state\n",
+      "demo.conf:8: [scoreboard] state-file: expected an absolute path such as /var/lib/scoreboardd/state, found \"state\""
+    ),
+    .afterBase(
+      "relative control socket", "[scoreboard]\ncontrol-socket = ctl.sock\n",
+      "demo.conf:8: [scoreboard] control-socket: expected an absolute path such as /run/scoreboardd/control, found \"ctl.sock\""
+    ),
+    .afterBase(
+      "no control clients", "[scoreboard]\ncontrol-clients = 0\n",
+      "demo.conf:8: [scoreboard] control-clients: expected a whole number from 1 to 64, found \"0\""
+    ),
+    .afterBase(
       "brightness out of range", "[scoreboard]\nbrightness = 16\n",
       "demo.conf:8: [scoreboard] brightness: expected a whole number from 0 to 15, found \"16\""),
     .afterBase(

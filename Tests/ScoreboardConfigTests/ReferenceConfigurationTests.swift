@@ -25,7 +25,19 @@ import Testing
     let defaults = ScoreboardSpec(
       fields: configuration.scoreboard.fields, displays: configuration.scoreboard.displays)
     #expect(configuration.scoreboard == defaults)
-    #expect(configuration.logLevel == .info)
+    #expect(configuration.service == ServiceSettings())
     #expect(configuration.displays.map(\.onStop) == [.keep])
+  }
+}
+
+@Suite struct ServiceSettingsTests {
+  @Test func noneTurnsTheStateFileAndTheControlSocketOff() throws {
+    let configuration = try Configuration.parse(
+      MalformedConfiguration.base
+        + "[scoreboard]\nstate-file = none\ncontrol-socket = None\ncontrol-clients = 2\n",
+      path: "demo.conf")
+    #expect(
+      configuration.service
+        == ServiceSettings(stateFile: nil, controlSocket: nil, maximumControlClients: 2))
   }
 }
