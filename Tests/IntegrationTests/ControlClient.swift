@@ -1,0 +1,80 @@
+@preconcurrency import Glibc
+
+/// A test's connection to the daemon's control socket: one request line, one answer line.
+final class ControlClient {
+  private let socket: CInt
+  private var buffer: [UInt8] = []
+
+  /// Connects to `path`, retrying for up to `timeout` seconds while the daemon starts.
+  init(path: String, timeout: Double = 10) throws {
+    let deadline = Self.now() + timeout
+    while true {
+      let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() {
+          raw[index] = byte
+        }
+      }
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+      }
+      if connected == 0 {
+        socket = fd
+        return
+      }
+      close(fd)
+      guard Self.now() < deadline else {
+        throw SpawnError(message: "cannot connect to \(path): errno \(errno)")
+      }
+      usleep(5_000)
+    }
+  }
+
+  deinit {
+    close(socket)
+  }
+
+  /// Sends one request and returns the answer line, or nil when the connection ended or
+  /// no answer came within `timeout` seconds.
+  func request(_ line: String, timeout: Double = 10) -> String? {
+    guard send(line) else { return nil }
+    return readLine(timeout: timeout)
+  }
+
+  /// Sends one request line without waiting for its answer.
+  @discardableResult
+  func send(_ line: String) -> Bool {
+    let bytes = Array((line + "\n").utf8)
+    return Glibc.send(socket, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count
+  }
+
+  /// The next line the daemon sends.
+  func readLine(timeout: Double = 10) -> String? {
+    let deadline = Self.now() + timeout
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeSubrange(...newline)
+        return line
+      }
+      let remaining = deadline - Self.now()
+      guard remaining > 0 else { return nil }
+      var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+      guard poll(&entry, 1, CInt(remaining * 1000) + 1) > 0 else { return nil }
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      let count = recv(socket, &chunk, chunk.count, 0)
+      guard count > 0 else { return nil }
+      buffer += chunk[..<count]
+    }
+  }
+
+  private static func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+}

@@ -1,0 +1,90 @@
+@preconcurrency import Glibc
+import Testing
+
+/// The scores survive `kill -9` at any moment: a loop commits changes through the
+/// control socket and kills the daemon at random points, hundreds of times.
+@Suite(.serialized) struct PersistenceTortureTests {
+  static func configuration(folder: String) -> String {
+    """
+    [scoreboard]
+    state-file = \(folder)/state
+    control-socket = \(folder)/control
+    log-level = warning
+
+    [display main]
+    driver = terminal
+    digits = 4
+
+    [field home]
+    position = 1
+    digits = 4
+    """
+  }
+
+  @Test func everyAcknowledgedValueSurvivesSIGKILL() throws {
+    let kills = 200
+    let path = try temporaryFile(named: "torture.conf", contents: "")
+    let folder = String(path[..<path.lastIndex(of: "/")!])
+    try writeFile(path, Self.configuration(folder: folder))
+
+    var generator = SystemRandomNumberGenerator()
+    var lastSent = 0
+    var lastAcknowledged = 0
+    var acknowledgedWrites = 0
+    var losses = 0
+    for _ in 1...kills {
+      let daemon = try DaemonProcess(arguments: ["--config", path])
+      let client = try ControlClient(path: folder + "/control")
+      let answer = try #require(client.request("get home"), "\(daemon.stderrText)")
+      let restored = Int(answer.dropFirst("ok ".count)) ?? -1
+      if restored < lastAcknowledged || restored > lastSent {
+        losses += 1
+        Issue.record("restored \(restored), acknowledged \(lastAcknowledged), sent \(lastSent)")
+      }
+      lastSent = max(lastSent, restored)
+      lastAcknowledged = max(lastAcknowledged, restored)
+
+      for _ in 0..<Int.random(in: 0...6, using: &generator) {
+        lastSent += 1
+        guard client.request("set home \(lastSent)") == "ok home \(lastSent)" else { break }
+        lastAcknowledged = lastSent
+        acknowledgedWrites += 1
+      }
+      // One more change in flight, and the kill at a random moment around it.
+      lastSent += 1
+      _ = client.send("set home \(lastSent)")
+      usleep(UInt32.random(in: 0...3_000, using: &generator))
+      daemon.send(signal: SIGKILL)
+      #expect(daemon.waitForExit() == 128 + SIGKILL)
+    }
+    let corrupt = try filesInFolder(folder).filter { $0.contains(".corrupt-") }
+    #expect(corrupt.isEmpty, "no state file was ever found damaged")
+    print(
+      "persistence torture: \(kills) kills, \(acknowledgedWrites) acknowledged writes, "
+        + "\(losses) losses")
+    #expect(losses == 0)
+  }
+}
+
+/// Replaces the contents of the file at `path`.
+func writeFile(_ path: String, _ contents: String) throws {
+  guard let file = fopen(path, "w") else {
+    throw SpawnError(message: "cannot write \(path)")
+  }
+  fputs(contents, file)
+  fclose(file)
+}
+
+/// The names in a folder.
+func filesInFolder(_ path: String) throws -> [String] {
+  guard let folder = opendir(path) else { throw SpawnError(message: "cannot list \(path)") }
+  defer { closedir(folder) }
+  var names: [String] = []
+  while let entry = readdir(folder) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    names.append(name)
+  }
+  return names
+}
