@@ -78,6 +78,7 @@ struct ConfigurationParser {
       }
     }
     let keypads = parsedKeypads.map(\.configuration)
+    reportSharedDevices(of: parsedKeypads)
     reportSharedLines(of: parsedDisplays.flatMap(\.gpioLines) + parsedKeypads.flatMap(\.gpioLines))
     reportLongPressBindings(
       of: parsedKeymaps, keypads: keypads,
@@ -170,6 +171,32 @@ struct ConfigurationParser {
           users[port] = display
         }
       }
+    }
+  }
+
+  /// Reports each evdev keypad that chooses its device as an earlier one does: by the same
+  /// path, pattern or name. (Whether two paths are one device only the system knows.)
+  private mutating func reportSharedDevices(of keypads: [KeypadSectionParser.Keypad]) {
+    var users: [EvdevKeypadOptions.Selector: (section: String, line: Int)] = [:]
+    for keypad in keypads {
+      guard case .evdev(let options) = keypad.configuration.driver,
+        let entry = keypad.deviceEntry
+      else { continue }
+      guard let earlier = users[options.selector] else {
+        users[options.selector] = (keypad.section, entry.line)
+        continue
+      }
+      let earlierKeypad = "[\(earlier.section)] (line \(earlier.line))"
+      let message =
+        switch options.selector {
+        case .path(let text), .glob(let text):
+          "\(text) is also the device of \(earlierKeypad); a device is read by one keypad"
+        case .name(let name):
+          "\"\(name)\" is also the name of \(earlierKeypad); keypads of one model have one "
+            + "name: choose each by the USB port it is plugged into, as "
+            + "device = /dev/input/by-path/...-event-kbd"
+        }
+      report(message, line: entry.line, sectionTitle: keypad.section, key: entry.key)
     }
   }
 

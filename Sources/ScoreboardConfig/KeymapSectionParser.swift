@@ -1,7 +1,11 @@
 import ScoreboardCore
 
-/// Reads a `[keymap NAME]` section: each key is a kernel key name, each value an action.
+/// Reads a `[keymap NAME]` section: each key is a kernel key name, each value an action;
+/// `repeat` lists the kinds of action a held key repeats.
 struct KeymapSectionParser {
+  /// The key that lists the kinds of action a held key repeats; no kernel key has this name.
+  static let repeatKey = "repeat"
+
   /// A keymap read without error, with where its long-press bindings are, for the check
   /// against the keypads that use it.
   struct ParsedKeymap {
@@ -21,14 +25,26 @@ struct KeymapSectionParser {
   func parse(name: String, reader: inout SectionReader) -> ParsedKeymap? {
     var bindings: [Key: Action] = [:]
     var longPressEntries: [IniEntry] = []
+    var repeating = Keymap.defaultRepeating
     for entry in reader.entries {
+      if entry.key.lowercased() == Self.repeatKey {
+        if let kinds = Self.repeatingKinds(entry, reader: &reader) {
+          repeating = kinds
+        }
+        continue
+      }
       let key = Key(parsing: KernelKeyName.canonical(entry.key))
       if key == nil {
         reader.report(
           KernelKeyName.unknownNameMessage(
-            entry.key,
-            expected: "a kernel key name such as KEY_KP7, BTN_0, shift+KEY_TAB or long+BTN_0"),
+            entry.key, otherNames: [Self.repeatKey],
+            expected: "'\(Self.repeatKey)' or a kernel key name such as KEY_KP7, BTN_0, "
+              + "shift+KEY_TAB or long+BTN_0"),
           at: entry)
+        // A misspelt `repeat` holds kinds of action, not an action.
+        if NameSuggestion.nearest(to: entry.key, among: [Self.repeatKey]) != nil {
+          continue
+        }
       }
       let action: Action
       do throws(ActionSyntaxError) {
@@ -47,8 +63,47 @@ struct KeymapSectionParser {
     }
     guard !reader.hasErrors else { return nil }
     return ParsedKeymap(
-      keymap: Keymap(name: name, bindings: bindings), section: reader.section.title,
+      keymap: Keymap(name: name, bindings: bindings, repeating: repeating),
+      section: reader.section.title,
       longPressEntries: longPressEntries)
+  }
+
+  /// `repeat`: kinds of action separated by spaces, each once, or `none` alone; nil when
+  /// something is wrong, which is reported.
+  private static func repeatingKinds(_ entry: IniEntry, reader: inout SectionReader)
+    -> Set<Action.Kind>?
+  {
+    let words = entry.value.words().map { $0.lowercased() }
+    guard !words.isEmpty else {
+      reader.report(
+        "expected the kinds of action a held key repeats, separated by spaces, or none, "
+          + "found nothing", at: entry)
+      return nil
+    }
+    guard !words.contains("none") else {
+      guard words.count == 1 else {
+        reader.report("expected none alone, found \(Listing.found(entry.value))", at: entry)
+        return nil
+      }
+      return []
+    }
+    var repeating: Set<Action.Kind> = []
+    for word in words {
+      guard let kind = Action.Kind(rawValue: word) else {
+        let kinds = Action.Kind.allCases.map(\.rawValue) + ["none"]
+        let note =
+          word == "up" || word == "down" ? "; up and down are actions of kind add" : ""
+        reader.report(
+          "unknown kind of action '\(word)'\(note); expected \(Listing.joined(kinds))",
+          at: entry)
+        continue
+      }
+      guard repeating.insert(kind).inserted else {
+        reader.report("expected each kind once, found '\(word)' twice", at: entry)
+        continue
+      }
+    }
+    return repeating.count == words.count ? repeating : nil
   }
 
   /// Reports fields the action names that do not exist, and a `set` value the field cannot

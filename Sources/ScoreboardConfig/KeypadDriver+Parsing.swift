@@ -15,5 +15,8 @@ extension KeypadDriver {
     ) { reader in
       GPIOMatrixKeypadOptions.parse(&reader).map(KeypadDriver.gpioMatrix)
     },
+    DriverParser(name: "evdev", keys: EvdevKeypadOptions.keys) { reader in
+      EvdevKeypadOptions.parse(&reader).map(KeypadDriver.evdev)
+    },
   ]
 }

@@ -6,4 +6,7 @@ public enum KeypadDriver: Hashable, Sendable {
   case gpioButtons(GPIOButtonsKeypadOptions)
   /// A keypad matrix scanned on GPIO lines (`driver = gpio-matrix`).
   case gpioMatrix(GPIOMatrixKeypadOptions)
+  /// A keypad the kernel reads, such as a USB numeric keypad, read through its event
+  /// device (`driver = evdev`).
+  case evdev(EvdevKeypadOptions)
 }

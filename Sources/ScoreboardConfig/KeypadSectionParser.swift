@@ -8,6 +8,11 @@ struct KeypadSectionParser {
     var configuration: KeypadConfiguration
     /// The GPIO lines the keypad uses, with their keys.
     var gpioLines: [GPIOLineUse]
+    /// The section's title, for messages.
+    var section: String
+    /// The entry that chooses an evdev keypad's device (`device` or `name`), for the check
+    /// that no two keypads read one device.
+    var deviceEntry: IniEntry?
   }
 
   /// The keys of every keypad, whatever its driver.
@@ -42,6 +47,13 @@ struct KeypadSectionParser {
     return Keypad(
       configuration: KeypadConfiguration(
         name: name, line: reader.section.line, keymap: keymap, driver: driver),
-      gpioLines: reader.gpioLineUses)
+      gpioLines: reader.gpioLineUses, section: reader.section.title,
+      deviceEntry: Self.deviceEntry(of: driver, reader: reader))
+  }
+
+  /// The entry that chooses the device of an evdev keypad; nil for other drivers.
+  private static func deviceEntry(of driver: KeypadDriver, reader: SectionReader) -> IniEntry? {
+    guard case .evdev = driver else { return nil }
+    return reader.entry("device") ?? reader.entry("name")
   }
 }

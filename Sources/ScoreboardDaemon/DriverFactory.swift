@@ -106,6 +106,8 @@ enum DriverFactory {
         name: keypad.name, rows: options.rows.map(GPIOLineAddress.init),
         columns: options.columns.map(GPIOLineAddress.init), keys: options.keys,
         debounce: options.debounce, backend: gpio, logger: logger)
+    case .evdev:
+      throw DaemonError("keypad \(keypad.name): driver not available yet", exitCode: .unavailable)
     }
   }
 }

@@ -52,4 +52,10 @@ struct MalformedConfiguration: Sendable, CustomTestStringConvertible {
       "[keymap pad]\n[keypad pad]\ndriver = gpio-matrix\nkeymap = pad\n"
         + "rows = GPIO5 GPIO6\ncolumns = GPIO12 GPIO16\n" + lines, diagnostics)
   }
+
+  /// `base` then a keymap and an evdev keypad using it, whose `lines` start at line 11.
+  static func evdev(_ problem: String, _ lines: String, _ diagnostics: String) -> Self {
+    afterBase(
+      problem, "[keymap pad]\n[keypad pad]\ndriver = evdev\nkeymap = pad\n" + lines, diagnostics)
+  }
 }

@@ -409,7 +409,7 @@ import Testing
         + "demo.conf:2: no field; expected at least one section such as [field home]"),
   ]
 
-  @Test(arguments: cases + gpioCases)
+  @Test(arguments: cases + gpioCases + evdevCases)
   func reportsTheProblem(_ configuration: MalformedConfiguration) {
     let error = #expect(throws: ConfigurationError.self) {
       try Configuration.parse(configuration.text, path: "demo.conf")
