@@ -40,6 +40,16 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   /// An argument is out of range, such as a line offset a chip lacks. The corresponding C
   /// constant is `EINVAL`.
   public static let invalidArgument = Errno(rawValue: EINVAL)
+  /// The device is gone, such as an input device unplugged. The corresponding C constant
+  /// is `ENODEV`.
+  public static let noSuchDevice = Errno(rawValue: ENODEV)
+  /// The operation is not permitted. The corresponding C constant is `EPERM`.
+  public static let notPermitted = Errno(rawValue: EPERM)
+  /// The file system is mounted read-only. The corresponding C constant is `EROFS`.
+  public static let readOnlyFileSystem = Errno(rawValue: EROFS)
+  /// The path names something that is not a folder where a folder is needed. The
+  /// corresponding C constant is `ENOTDIR`.
+  public static let notDirectory = Errno(rawValue: ENOTDIR)
   /// The operation is not supported, such as kernel debounce with libgpiod v1. The
   /// corresponding C constant is `ENOTSUP` (`EOPNOTSUPP` on Linux).
   public static let notSupported = Errno(rawValue: ENOTSUP)

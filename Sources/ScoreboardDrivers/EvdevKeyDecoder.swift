@@ -1,0 +1,123 @@
+import LinuxIO
+import ScoreboardCore
+
+/// Turns the events of one open input device into key events, keeping track of the keys
+/// down.
+///
+/// - Keys are named from `KeyCode`; a code without a kernel name is dropped (logged at
+///   debug level when pressed). A key pressed while Shift is down is `shift+KEY_X`, and
+///   it is released and repeated under the name it was pressed with.
+/// - `KEY_NUMLOCK` is dropped when `ignoreNumLock` is set: numpads that keep their own
+///   NumLock state wrap each key in synthetic NumLock presses.
+/// - After `SYN_DROPPED` (the device's buffer overflowed) the events up to and including
+///   the next `SYN_REPORT` are incomplete and discarded. Then the keys down are read
+///   again: keys believed down that are up are released, and keys down that were not
+///   known are pressed, at the time of that `SYN_REPORT`.
+struct EvdevKeyDecoder {
+  private static let numLock = KeyCode(name: "KEY_NUMLOCK")!.rawValue
+  private static let shiftKeys: Set<UInt16> = [
+    KeyCode(name: "KEY_LEFTSHIFT")!.rawValue, KeyCode(name: "KEY_RIGHTSHIFT")!.rawValue,
+  ]
+
+  let keypad: String
+  let ignoreNumLock: Bool
+  /// Whether events carry their kernel timestamps (on the monotonic clock); if not, they
+  /// carry the time they were read.
+  let usesEventTimes: Bool
+  let logger: Logger
+  /// The keys believed down, each with the key its press reported.
+  private var down: [UInt16: Key] = [:]
+  /// Events were dropped: discard up to the next `SYN_REPORT`.
+  private var isDiscarding = false
+
+  /// A decoder for a device whose keys in `keysDown` are held now: their presses are not
+  /// reported, their releases are.
+  init(
+    keypad: String, ignoreNumLock: Bool, usesEventTimes: Bool, keysDown: Set<UInt16>,
+    logger: Logger
+  ) {
+    self.keypad = keypad
+    self.ignoreNumLock = ignoreNumLock
+    self.usesEventTimes = usesEventTimes
+    self.logger = logger
+    _ = resynchronize(keysDown: keysDown, at: .zero)
+  }
+
+  /// The key events of `events`, read at `readTime`. `keysDown` reads the keys down
+  /// now, after events were dropped.
+  mutating func decode(
+    _ events: [InputEvent], readAt readTime: Instant, keysDown: () -> Set<UInt16>
+  ) -> [KeyEvent] {
+    var keyEvents: [KeyEvent] = []
+    for event in events {
+      let time = usesEventTimes ? Instant(nanoseconds: event.timestamp) : readTime
+      let isReport = event.type == .synchronization && event.code == InputEvent.report
+      if isDiscarding {
+        if isReport {
+          isDiscarding = false
+          keyEvents += resynchronize(keysDown: keysDown(), at: time)
+        }
+      } else if event.type == .synchronization, event.code == InputEvent.dropped {
+        isDiscarding = true
+      } else if event.type == .key, let keyEvent = decodeKey(event, at: time) {
+        keyEvents.append(keyEvent)
+      }
+    }
+    return keyEvents
+  }
+
+  /// Releases every key believed down: the device is gone.
+  mutating func releaseAll(at time: Instant) -> [KeyEvent] {
+    resynchronize(keysDown: [], at: time)
+  }
+
+  private mutating func decodeKey(_ event: InputEvent, at time: Instant) -> KeyEvent? {
+    let code = event.code
+    guard !(ignoreNumLock && code == Self.numLock) else { return nil }
+    guard let name = KeyCode(rawValue: code).name else {
+      if event.value == 1 {
+        logger.debug("keypad \(keypad): key code \(code) has no kernel name; ignored")
+      }
+      return nil
+    }
+    let current = Key(name, shift: isShifted(code, keysDown: down.keys))
+    switch event.value {
+    case 1:
+      down[code] = current
+      return KeyEvent(keypad: keypad, key: current, kind: .press, time: time)
+    case 0:
+      let key = down.removeValue(forKey: code) ?? current
+      return KeyEvent(keypad: keypad, key: key, kind: .release, time: time)
+    case 2:
+      let key = down[code] ?? current
+      down[code] = key
+      return KeyEvent(keypad: keypad, key: key, kind: .autorepeat, time: time)
+    default:
+      return nil
+    }
+  }
+
+  /// Brings the keys believed down in line with `keysDown`: releases, then presses, each
+  /// in code order.
+  private mutating func resynchronize(keysDown: Set<UInt16>, at time: Instant) -> [KeyEvent] {
+    let reported = keysDown.filter {
+      !(ignoreNumLock && $0 == Self.numLock) && KeyCode(rawValue: $0).name != nil
+    }
+    var events: [KeyEvent] = []
+    for code in down.keys.sorted() where !reported.contains(code) {
+      events.append(KeyEvent(keypad: keypad, key: down[code]!, kind: .release, time: time))
+      down[code] = nil
+    }
+    for code in reported.sorted() where down[code] == nil {
+      let key = Key(KeyCode(rawValue: code).name!, shift: isShifted(code, keysDown: reported))
+      down[code] = key
+      events.append(KeyEvent(keypad: keypad, key: key, kind: .press, time: time))
+    }
+    return events
+  }
+
+  /// Whether Shift modifies `code`: a Shift key other than `code` is down.
+  private func isShifted(_ code: UInt16, keysDown: some Collection<UInt16>) -> Bool {
+    !Self.shiftKeys.contains(code) && keysDown.contains { Self.shiftKeys.contains($0) }
+  }
+}

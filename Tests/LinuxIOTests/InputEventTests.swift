@@ -1,0 +1,71 @@
+import CScoreboardLinux
+@preconcurrency import Glibc
+import LinuxIO
+import Testing
+
+/// The evdev ioctl numbers and `struct input_event` records of the C shim.
+@Suite struct InputEventTests {
+  /// The kernel's `_IOC(direction, type, number, size)` on x86, ARM and most others.
+  static func ioc(_ direction: UInt, _ type: Character, _ number: UInt, _ size: UInt) -> UInt {
+    direction << 30 | size << 16 | UInt(type.asciiValue!) << 8 | number
+  }
+
+  static let read: UInt = 2
+  static let write: UInt = 1
+
+  @Test func ioctlNumbersAreTheKernels() {
+    #expect(sbl_eviocgrab() == 0x4004_4590)
+    #expect(sbl_eviocgname(256) == 0x8100_4506)
+    #expect(sbl_eviocgname(256) == Self.ioc(Self.read, "E", 0x06, 256))
+    #expect(sbl_eviocgkey(96) == Self.ioc(Self.read, "E", 0x18, 96))
+    #expect(sbl_eviocgbit(0, 4) == Self.ioc(Self.read, "E", 0x20, 4))
+    #expect(sbl_eviocgbit(UInt32(EV_KEY), 96) == Self.ioc(Self.read, "E", 0x21, 96))
+    #expect(sbl_eviocgbit(UInt32(EV_LED), 2) == Self.ioc(Self.read, "E", 0x31, 2))
+    #expect(sbl_eviocsclockid() == Self.ioc(Self.write, "E", 0xA0, 4))
+  }
+
+  @Test func recordSizeIsTheCStructs() {
+    // Two longs of time, then type, code and value: 24 bytes on 64-bit, 16 on 32-bit.
+    #expect(InputEvent.recordSize == sbl_input_event_size())
+    #expect(InputEvent.recordSize == 2 * MemoryLayout<CLong>.size + 8)
+    #if arch(x86_64) || arch(arm64)
+      #expect(InputEvent.recordSize == 24)
+    #elseif arch(arm) || arch(i386)
+      #expect(InputEvent.recordSize == 16)
+    #endif
+  }
+
+  @Test func recordsHaveTheKernelsLayout() {
+    let event = InputEvent(
+      timestamp: 1_700_000_123_456_789_000, type: .key, code: 79, value: 1)
+    var expected: [UInt8] = []
+    withUnsafeBytes(of: CLong(1_700_000_123)) { expected += $0 }
+    withUnsafeBytes(of: CLong(456_789)) { expected += $0 }
+    withUnsafeBytes(of: UInt16(EV_KEY)) { expected += $0 }
+    withUnsafeBytes(of: UInt16(79)) { expected += $0 }
+    withUnsafeBytes(of: Int32(1)) { expected += $0 }
+    #expect(InputEvent.records([event]) == expected)
+  }
+
+  @Test func recordsDecodeToTheirEvents() {
+    let events = [
+      InputEvent(timestamp: 5_000_250_000, type: .key, code: 82, value: 2),
+      InputEvent(
+        timestamp: 5_000_251_000, type: .synchronization, code: InputEvent.report, value: 0),
+      InputEvent(timestamp: 6_000_000_000, type: .led, code: InputEvent.numLockLED, value: -1),
+    ]
+    let decoded = InputEvent.records(events).withUnsafeBytes { bytes in
+      (0..<3).map { InputEvent(record: bytes.baseAddress! + $0 * InputEvent.recordSize) }
+    }
+    #expect(decoded == events)
+  }
+
+  @Test func constantsAreTheKernels() {
+    #expect(InputEvent.EventType.synchronization.rawValue == 0)
+    #expect(InputEvent.EventType.key.rawValue == 1)
+    #expect(InputEvent.EventType.led.rawValue == 0x11)
+    #expect(InputEvent.report == 0)
+    #expect(InputEvent.dropped == 3)
+    #expect(InputEvent.numLockLED == 0)
+  }
+}
