@@ -80,7 +80,7 @@ public final class Daemon {
       }
       for keypad in configuration.keypads {
         let driver = try DriverFactory.keypad(
-          keypad, gpio: gpio, kernelDebounce: gpio.supportsKernelDebounce, logger: logger)
+          keypad, gpio: gpio, kernelDebounce: gpio.supportsKernelDebounce, logger: logger, at: now)
         inputs.append(KeypadInput(keypad: driver, keymap: keypad.keymap))
       }
     } catch {

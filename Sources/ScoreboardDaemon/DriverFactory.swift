@@ -69,10 +69,12 @@ enum DriverFactory {
   }
 
   static func keypad(
-    _ keypad: KeypadConfiguration, gpio: any GPIOBackend, kernelDebounce: Bool, logger: Logger
+    _ keypad: KeypadConfiguration, gpio: any GPIOBackend, kernelDebounce: Bool, logger: Logger,
+    at now: Instant
   ) throws(DaemonError) -> any Keypad {
     do {
-      return try openKeypad(keypad, gpio: gpio, kernelDebounce: kernelDebounce, logger: logger)
+      return try openKeypad(
+        keypad, gpio: gpio, kernelDebounce: kernelDebounce, logger: logger, at: now)
     } catch let error as DaemonError {
       throw error
     } catch {
@@ -81,7 +83,8 @@ enum DriverFactory {
   }
 
   private static func openKeypad(
-    _ keypad: KeypadConfiguration, gpio: any GPIOBackend, kernelDebounce: Bool, logger: Logger
+    _ keypad: KeypadConfiguration, gpio: any GPIOBackend, kernelDebounce: Bool, logger: Logger,
+    at now: Instant
   ) throws -> any Keypad {
     switch keypad.driver {
     case .terminal(let options):
@@ -106,8 +109,17 @@ enum DriverFactory {
         name: keypad.name, rows: options.rows.map(GPIOLineAddress.init),
         columns: options.columns.map(GPIOLineAddress.init), keys: options.keys,
         debounce: options.debounce, backend: gpio, logger: logger)
-    case .evdev:
-      throw DaemonError("keypad \(keypad.name): driver not available yet", exitCode: .unavailable)
+    case .evdev(let options):
+      let selector: DeviceSelector =
+        switch options.selector {
+        case .path(let path): .path(path)
+        case .glob(let pattern): .glob(pattern)
+        case .name(let name): .name(name)
+        }
+      return try EvdevKeypad(
+        name: keypad.name, selector: selector, grab: options.grab,
+        ignoreNumLock: options.ignoreNumLock, numLockLED: options.numLockLED,
+        required: options.required, logger: logger, at: now)
     }
   }
 }

@@ -81,6 +81,10 @@ import Testing
 
   static func configuration(port: String, keypad: String, onStop: String = "keep") -> String {
     """
+    [scoreboard]
+    state-file = none
+    control-socket = none
+
     [display main]
     driver = s7s
     port = \(port)

@@ -10,6 +10,8 @@ import Testing
     [scoreboard]
     cursor = \(cursor)
     blink-interval = 200ms
+    state-file = none
+    control-socket = none
 
     [display main]
     driver = terminal
