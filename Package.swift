@@ -44,5 +44,8 @@ let package = Package(
       name: "ScoreboardDriversTests", dependencies: ["ScoreboardDrivers", "ProtocolDecoders"]),
     .testTarget(
       name: "IntegrationTests", dependencies: ["scoreboardd", "LinuxIO", "ProtocolDecoders"]),
+    // The control server in a real poll loop.
+    .testTarget(
+      name: "ControlTests", dependencies: ["ScoreboardDaemon", "ScoreboardCore", "LinuxIO"]),
   ]
 )
