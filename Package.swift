@@ -4,7 +4,8 @@ import PackageDescription
 let package = Package(
   name: "scoreboardd",
   products: [
-    .executable(name: "scoreboardd", targets: ["scoreboardd"])
+    .executable(name: "scoreboardd", targets: ["scoreboardd"]),
+    .executable(name: "scoreboardctl", targets: ["scoreboardctl"]),
   ],
   targets: [
     // The model: fields, edit sessions, undo, segments, renderer. No I/O, no Foundation.
@@ -29,6 +30,8 @@ let package = Package(
       dependencies: ["ScoreboardCore", "ScoreboardConfig", "LinuxIO", "ScoreboardDrivers"]
     ),
     .executableTarget(name: "scoreboardd", dependencies: ["ScoreboardDaemon"]),
+    // The command-line client of the control socket.
+    .executableTarget(name: "scoreboardctl", dependencies: ["ScoreboardCore", "LinuxIO"]),
     // Independent decoders of the wire protocols, written from the datasheets: they
     // check the drivers' output in tests, benchmarks and hardware-in-the-loop runs.
     .target(name: "ProtocolDecoders"),
@@ -44,5 +47,9 @@ let package = Package(
       name: "ScoreboardDriversTests", dependencies: ["ScoreboardDrivers", "ProtocolDecoders"]),
     .testTarget(
       name: "IntegrationTests", dependencies: ["scoreboardd", "LinuxIO", "ProtocolDecoders"]),
+    // The control server in a real poll loop, and scoreboardctl spawned against it.
+    .testTarget(
+      name: "ControlTests",
+      dependencies: ["ScoreboardDaemon", "ScoreboardCore", "LinuxIO", "scoreboardctl"]),
   ]
 )

@@ -8,6 +8,8 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 const char *sbl_error_message(int error_number, char *buffer, size_t size) {
@@ -80,4 +82,42 @@ int sbl_epoll_watching(const int *descriptors, size_t count) {
     }
   }
   return epoll;
+}
+
+int sbl_unix_socket(void) {
+  return socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+}
+
+// Fills `address` with `path`; -1 with ENAMETOOLONG when the path (and its NUL) does not
+// fit.
+static int sbl_unix_address(struct sockaddr_un *address, const char *path) {
+  size_t length = strlen(path);
+  if (length >= sizeof address->sun_path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memset(address, 0, sizeof *address);
+  address->sun_family = AF_UNIX;
+  memcpy(address->sun_path, path, length + 1);
+  return 0;
+}
+
+int sbl_unix_bind(int descriptor, const char *path) {
+  struct sockaddr_un address;
+  if (sbl_unix_address(&address, path) == -1) {
+    return -1;
+  }
+  return bind(descriptor, (const struct sockaddr *)&address, sizeof address);
+}
+
+int sbl_unix_connect(int descriptor, const char *path) {
+  struct sockaddr_un address;
+  if (sbl_unix_address(&address, path) == -1) {
+    return -1;
+  }
+  return connect(descriptor, (const struct sockaddr *)&address, sizeof address);
+}
+
+int sbl_unix_accept(int descriptor) {
+  return accept4(descriptor, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }

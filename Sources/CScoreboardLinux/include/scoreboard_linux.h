@@ -2,8 +2,9 @@
 #define SCOREBOARD_LINUX_H
 
 // Linux interfaces that Swift's Glibc module does not import: functions that need
-// _GNU_SOURCE or _XOPEN_SOURCE, <sys/signalfd.h> and <sys/epoll.h>. Every function
-// returns -1 and sets errno on failure, like the system calls it wraps.
+// _GNU_SOURCE or _XOPEN_SOURCE, <sys/signalfd.h>, <sys/epoll.h> and the Unix-domain
+// socket address. Every function returns -1 and sets errno on failure, like the system
+// calls it wraps.
 
 #include <signal.h>
 #include <stddef.h>
@@ -36,5 +37,21 @@ int sbl_terminal_is_exclusive(int descriptor, int *exclusive);
 /// does, such as the edge-event descriptors of GPIO requests on several chips. The
 /// caller owns it; closing it leaves `descriptors` open.
 int sbl_epoll_watching(const int *descriptors, size_t count);
+
+/// A non-blocking, close-on-exec Unix-domain stream socket (AF_UNIX, SOCK_STREAM).
+/// Returns the descriptor.
+int sbl_unix_socket(void);
+
+/// Binds `descriptor` to the socket file `path` (bind). Returns 0, or -1 with errno
+/// (ENAMETOOLONG when the path does not fit in a sockaddr_un).
+int sbl_unix_bind(int descriptor, const char *path);
+
+/// Connects `descriptor` to the socket file `path` (connect). Returns 0, or -1 with
+/// errno (ENAMETOOLONG when the path does not fit in a sockaddr_un).
+int sbl_unix_connect(int descriptor, const char *path);
+
+/// Accepts a connection on the listening `descriptor` (accept4 with SOCK_NONBLOCK and
+/// SOCK_CLOEXEC). Returns the connection's descriptor.
+int sbl_unix_accept(int descriptor);
 
 #endif

@@ -1,0 +1,56 @@
+/// A line the control socket streams to clients that sent `watch`, such as
+/// `event value home 12`.
+public enum ControlEvent: Hashable, Sendable {
+  /// A field's committed value changed; `text` is the value as the field shows it.
+  case value(field: String, text: String)
+  /// The brightness changed, 0...15.
+  case brightness(Int)
+  /// Every display was blanked (true) or unblanked (false).
+  case blank(Bool)
+  /// An edit session opened on a field.
+  case editing(field: String)
+  /// The edit session on a field ended, committed or cancelled.
+  case editingEnded(field: String, committed: Bool)
+  /// A display went offline or came back online.
+  case display(name: String, online: Bool)
+  /// A keypad went offline or came back online.
+  case keypad(name: String, online: Bool)
+
+  /// The event a watcher is told about for a scoreboard event; nil for the events
+  /// watchers do not get (entry typing, focus moves, refused keys, an armed reset).
+  ///
+  /// - Parameter spec: Turns values into the text the fields show (`OT` for a list
+  ///   field's index 4).
+  public init?(_ event: ScoreboardEvent, spec: ScoreboardSpec) {
+    switch event {
+    case .valueChanged(let name, _, let value):
+      guard let field = spec.field(named: name) else { return nil }
+      self = .value(field: name, text: field.text(of: value))
+    case .brightnessChanged(let level):
+      self = .brightness(level)
+    case .blankChanged(let blanked):
+      self = .blank(blanked)
+    case .editingBegan(let name):
+      self = .editing(field: name)
+    case .editingEnded(let name, let committed):
+      self = .editingEnded(field: name, committed: committed)
+    case .editingChanged, .refused, .focusChanged, .resetArmed:
+      return nil
+    }
+  }
+
+  /// The line, without its newline: `event value home 12`, `event blank on`,
+  /// `event editing-ended home committed`, `event display main offline`.
+  public var line: String {
+    switch self {
+    case .value(let field, let text): "event value \(field) \(text)"
+    case .brightness(let level): "event brightness \(level)"
+    case .blank(let blanked): "event blank \(blanked ? "on" : "off")"
+    case .editing(let field): "event editing \(field)"
+    case .editingEnded(let field, let committed):
+      "event editing-ended \(field) \(committed ? "committed" : "cancelled")"
+    case .display(let name, let online): "event display \(name) \(online ? "online" : "offline")"
+    case .keypad(let name, let online): "event keypad \(name) \(online ? "online" : "offline")"
+    }
+  }
+}

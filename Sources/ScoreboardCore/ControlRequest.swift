@@ -1,0 +1,161 @@
+/// One request of the control socket's line protocol (`docs/control-protocol.md`), such
+/// as `set home 12` or `press KEY_KPENTER numpad`.
+///
+/// Its description is its canonical text, which parses back to the same request.
+public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
+  /// Everything at once, answered with a `ControlStatus` line.
+  case status
+  /// One field's value as text.
+  case get(field: String)
+  /// Set a field to a value given as text (a number, or one of a list field's values).
+  case set(field: String, value: String)
+  /// Add to a field: numbers are clamped to their limits, list fields step and wrap.
+  case add(field: String, amount: Int)
+  /// A key pressed through the keymap of a keypad; nil names the first keypad.
+  case press(key: Key, keypad: String?)
+  /// Revert the last committed change (or cancel an open edit).
+  case undo
+  /// Reset every field to its default at once: unlike a keypad's reset key, one request
+  /// is enough.
+  case reset
+  /// Change the brightness: up, down, by steps or to a level 0...15.
+  case brightness(Action.BrightnessChange)
+  /// Blank (true) or unblank (false) every display.
+  case blank(Bool)
+  /// Stream events to this client from now on.
+  case watch
+  /// List the commands.
+  case help
+
+  /// The commands with their arguments, as `help` lists them.
+  public static let syntax = [
+    "status", "get FIELD", "set FIELD VALUE", "add FIELD +N|-N", "press KEY [KEYPAD]", "undo",
+    "reset", "brightness 0-15|up|down|+N|-N", "blank on|off", "watch", "help",
+  ]
+
+  /// The text `help` answers with after `ok `.
+  public static var helpText: String {
+    "commands: " + syntax.joined(separator: ", ")
+  }
+
+  public var description: String {
+    switch self {
+    case .status: "status"
+    case .get(let field): "get \(field)"
+    case .set(let field, let value): "set \(field) \(value)"
+    case .add(let field, let amount): "add \(field) \(Self.signed(amount))"
+    case .press(let key, let keypad?): "press \(key) \(keypad)"
+    case .press(let key, nil): "press \(key)"
+    case .undo: "undo"
+    case .reset: "reset"
+    case .brightness(.by(1)): "brightness up"
+    case .brightness(.by(-1)): "brightness down"
+    case .brightness(.by(let steps)): "brightness \(Self.signed(steps))"
+    case .brightness(.to(let level)): "brightness \(level)"
+    case .blank(let on): on ? "blank on" : "blank off"
+    case .watch: "watch"
+    case .help: "help"
+    }
+  }
+
+  /// Parses one request line (without its line end). Commands and the words `up`,
+  /// `down`, `on` and `off` may be in any case; words are separated by spaces or tabs.
+  ///
+  /// Field and keypad names are not checked against a configuration here.
+  /// - Throws: `ControlSyntaxError` naming what is wrong.
+  public init(parsing line: String) throws(ControlSyntaxError) {
+    guard !line.unicodeScalars.contains(where: Self.isControlCharacter) else {
+      throw ControlSyntaxError(description: "the request contains a control character")
+    }
+    let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    guard let command = words.first?.lowercased() else {
+      throw ControlSyntaxError(description: "expected a command, found nothing; try 'help'")
+    }
+    let arguments = Array(words.dropFirst())
+
+    func expect(_ count: Int, _ usage: String) throws(ControlSyntaxError) {
+      guard arguments.count == count else { throw ControlSyntaxError(description: usage) }
+    }
+
+    func noArguments(_ request: ControlRequest) throws(ControlSyntaxError) -> ControlRequest {
+      try expect(0, "'\(command)' takes no argument")
+      return request
+    }
+
+    switch command {
+    case "status": self = try noArguments(.status)
+    case "undo": self = try noArguments(.undo)
+    case "reset": self = try noArguments(.reset)
+    case "watch": self = try noArguments(.watch)
+    case "help": self = try noArguments(.help)
+    case "get":
+      try expect(1, "'get' takes a field, as in 'get home'")
+      self = .get(field: arguments[0])
+    case "set":
+      try expect(2, "'set' takes a field and a value, as in 'set home 12'")
+      self = .set(field: arguments[0], value: arguments[1])
+    case "add":
+      let usage = "'add' takes a field and a signed amount, as in 'add home +1'"
+      try expect(2, usage)
+      guard let amount = Self.amount(arguments[1]) else {
+        throw ControlSyntaxError(description: usage)
+      }
+      self = .add(field: arguments[0], amount: amount)
+    case "press":
+      guard arguments.count == 1 || arguments.count == 2 else {
+        throw ControlSyntaxError(
+          description:
+            "'press' takes a key and an optional keypad, as in 'press KEY_KPENTER numpad'")
+      }
+      guard let key = Key(parsing: arguments[0]) else {
+        throw ControlSyntaxError(
+          description: "unknown key '\(arguments[0])': expected a kernel key name such as "
+            + "KEY_KPENTER or shift+KEY_TAB")
+      }
+      self = .press(key: key, keypad: arguments.count == 2 ? arguments[1] : nil)
+    case "brightness":
+      let usage = "'brightness' takes a level 0-15, up, down, +N or -N"
+      try expect(1, usage)
+      let argument = arguments[0].lowercased()
+      if argument == "up" {
+        self = .brightness(.by(1))
+      } else if argument == "down" {
+        self = .brightness(.by(-1))
+      } else if argument.hasPrefix("+") || argument.hasPrefix("-"),
+        let steps = Self.amount(argument)
+      {
+        self = .brightness(.by(steps))
+      } else if let level = Int(argument), (0...Action.maximumBrightness).contains(level) {
+        self = .brightness(.to(level))
+      } else {
+        throw ControlSyntaxError(description: usage)
+      }
+    case "blank":
+      let usage = "'blank' takes on or off"
+      try expect(1, usage)
+      switch arguments[0].lowercased() {
+      case "on": self = .blank(true)
+      case "off": self = .blank(false)
+      default: throw ControlSyntaxError(description: usage)
+      }
+    default:
+      throw ControlSyntaxError(description: "unknown command '\(words[0])'; try 'help'")
+    }
+  }
+
+  /// A whole number with an optional sign, within a billion either way.
+  private static func amount(_ text: String) -> Int? {
+    guard let value = Int(text), abs(value) <= 1_000_000_000 else { return nil }
+    return value
+  }
+
+  /// C0 controls other than tab, and DEL: nothing a request needs, and a line break in a
+  /// word would smuggle a second request into the line.
+  private static func isControlCharacter(_ scalar: Unicode.Scalar) -> Bool {
+    (scalar.value < 0x20 && scalar != "\t") || scalar == "\u{7F}"
+  }
+
+  private static func signed(_ value: Int) -> String {
+    value < 0 ? "\(value)" : "+\(value)"
+  }
+}

@@ -1,0 +1,42 @@
+extension ControlStatus {
+  /// The status as one line of JSON, for scripts (`scoreboardctl status --json`):
+  ///
+  ///     {"fields":{"home":"12","away":"7","period":"OT"},"brightness":8,"blank":false,
+  ///      "editing":null,"displays":{"main":{"online":true}},"keypads":{...}}
+  ///
+  /// Field values are strings, as the fields show them; objects keep the configuration's
+  /// order.
+  public func json() -> String {
+    let fieldMembers = fields.map { "\(Self.json($0.name)):\(Self.json($0.text))" }
+    return "{\"fields\":{\(fieldMembers.joined(separator: ","))},"
+      + "\"brightness\":\(brightness),\"blank\":\(isBlanked),"
+      + "\"editing\":\(editing.map(Self.json) ?? "null"),"
+      + "\"displays\":\(Self.json(displays)),\"keypads\":\(Self.json(keypads))}"
+  }
+
+  /// `{"main":{"online":true},...}`.
+  private static func json(_ devices: [Device]) -> String {
+    let members = devices.map { "\(json($0.name)):{\"online\":\($0.isOnline)}" }
+    return "{" + members.joined(separator: ",") + "}"
+  }
+
+  /// `text` as a JSON string: quotes, backslashes and control characters escaped, the
+  /// rest as it is (UTF-8).
+  private static func json(_ text: String) -> String {
+    var escaped = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": escaped += "\\\""
+      case "\\": escaped += "\\\\"
+      case "\n": escaped += "\\n"
+      case "\r": escaped += "\\r"
+      case "\t": escaped += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return escaped + "\""
+  }
+}

@@ -1,0 +1,178 @@
+import LinuxIO
+import ScoreboardCore
+
+/// `scoreboardctl`'s command line: which request to send where, and how to print the
+/// answer.
+enum ControlCommandLine {
+  /// The version `--version` prints, scoreboardd's.
+  static let version = "0.1.0"
+  /// The socket used when neither `--socket` nor `SCOREBOARDD_SOCKET` names one:
+  /// scoreboardd's default.
+  static let defaultSocket = "/run/scoreboardd/control"
+  /// How long to wait for the daemon to take the connection, and then for its answer.
+  static let timeout = Duration.seconds(5)
+
+  static let usage = """
+    Usage: scoreboardctl [--socket PATH] COMMAND [ARGUMENTS]
+           scoreboardctl --version | --help
+
+    Queries and drives a running scoreboardd through its control socket.
+
+    Commands:
+      status [--json]          every field's value, the brightness, blanking, the field
+                               being edited, and which displays and keypads are online
+      get FIELD                one field's value
+      set FIELD VALUE          set a field: a number, or one of a list field's values
+      add FIELD +N|-N          add to a field (numbers stop at their limits, lists wrap)
+      press KEY [KEYPAD]       press a key (KEY_KPENTER, shift+KEY_TAB) through the keymap
+                               of KEYPAD, by default the first keypad
+      undo                     revert the last change, or cancel the entry being typed
+      reset                    reset every field to its default, at once
+      brightness 0-15|up|down  set or step the brightness (+N and -N step by N)
+      blank on|off             blank or unblank the displays
+      watch                    print changes as they happen, until interrupted
+      help                     list the commands scoreboardd knows
+
+    Options:
+          --socket PATH  the control socket (default: $SCOREBOARDD_SOCKET, or
+                         \(defaultSocket))
+      -V, --version      print the version and exit
+      -h, --help         print this help and exit
+
+    Exit codes: 0 done, 1 scoreboardd refused the request, 64 usage, 69 cannot connect,
+    74 connection lost or no answer.
+    """
+
+  /// What the command line asks for.
+  enum Invocation {
+    /// Send `request` to the socket at `socket`; `json` prints a status as JSON.
+    case request(ControlRequest, socket: String, json: Bool)
+    case version
+    case help
+  }
+
+  /// Parses the arguments (without the program name).
+  ///
+  /// - Parameter socketVariable: The value of `SCOREBOARDD_SOCKET`, if set.
+  static func parse(_ arguments: [String], socketVariable: String?) throws(ClientError)
+    -> Invocation
+  {
+    var socket: String?
+    var remaining = arguments[...]
+    while let argument = remaining.first, argument.hasPrefix("-") {
+      remaining.removeFirst()
+      switch argument {
+      case "-h", "--help":
+        return .help
+      case "-V", "--version":
+        return .version
+      case "--socket":
+        socket = remaining.popFirst() ?? ""
+      case _ where argument.hasPrefix("--socket="):
+        socket = String(argument.dropFirst("--socket=".count))
+      default:
+        throw ClientError("unknown option '\(argument)'", exitStatus: .usage)
+      }
+      if socket?.isEmpty ?? false {
+        throw ClientError("--socket needs a path", exitStatus: .usage)
+      }
+    }
+    guard !remaining.isEmpty else {
+      throw ClientError("missing command", exitStatus: .usage)
+    }
+    var words = Array(remaining)
+    let json = words.first?.lowercased() == "status" && words.dropFirst().first == "--json"
+    if json {
+      words.remove(at: 1)
+    }
+    let request: ControlRequest
+    do {
+      request = try ControlRequest(parsing: words.joined(separator: " "))
+    } catch {
+      throw ClientError(error.description, exitStatus: .usage)
+    }
+    let variable = socketVariable.flatMap { $0.isEmpty ? nil : $0 }
+    return .request(request, socket: socket ?? variable ?? defaultSocket, json: json)
+  }
+
+  /// Carries out the command line and returns the exit status.
+  ///
+  /// - Parameter socketVariable: The value of `SCOREBOARDD_SOCKET`, if set.
+  static func run(arguments: [String], socketVariable: String?) -> ExitStatus {
+    do {
+      switch try parse(arguments, socketVariable: socketVariable) {
+      case .help:
+        write(usage + "\n", to: .standardOutput)
+      case .version:
+        write("scoreboardctl \(version)\n", to: .standardOutput)
+      case .request(let request, let socket, let json):
+        try perform(request, socket: socket, json: json)
+      }
+      return .success
+    } catch {
+      write("scoreboardctl: \(error)\n", to: .standardError)
+      if error.exitStatus == .usage {
+        write("Try 'scoreboardctl --help'.\n", to: .standardError)
+      }
+      return error.exitStatus
+    }
+  }
+
+  /// Sends `request` and prints the answer (for `watch`, the events that follow).
+  private static func perform(_ request: ControlRequest, socket: String, json: Bool)
+    throws(ClientError)
+  {
+    let client = try ControlClient(path: socket, timeout: timeout)
+    try client.send(request.description, timeout: timeout)
+    let line = try client.readLine(timeout: timeout)
+    let response: ControlResponse
+    do {
+      response = try ControlResponse(parsing: line)
+    } catch {
+      throw ClientError("unexpected answer from \(socket): \(error)", exitStatus: .connectionLost)
+    }
+    let text: String
+    switch response {
+    case .ok(let answer): text = answer
+    case .error(let message): throw ClientError(message, exitStatus: .refused)
+    }
+    switch request {
+    case .status:
+      let status: ControlStatus
+      do {
+        status = try ControlStatus(parsing: line)
+      } catch {
+        throw ClientError(
+          "unexpected answer from \(socket): \(error)", exitStatus: .connectionLost)
+      }
+      write((json ? status.json() : plainText(of: status)) + "\n", to: .standardOutput)
+    case .watch:
+      while true {
+        let event = try client.readLine(timeout: nil)
+        let eventPrefix = "event "
+        write(
+          (event.hasPrefix(eventPrefix) ? String(event.dropFirst(eventPrefix.count)) : event)
+            + "\n", to: .standardOutput)
+      }
+    default:
+      if !text.isEmpty {
+        write(text + "\n", to: .standardOutput)
+      }
+    }
+  }
+
+  /// One `name value` line per field, then the rest of the status in the same form.
+  private static func plainText(of status: ControlStatus) -> String {
+    let lines =
+      status.fields.map { "\($0.name) \($0.text)" } + [
+        "brightness \(status.brightness)", "blank \(status.isBlanked ? "on" : "off")",
+        "editing \(status.editing ?? "-")",
+      ] + status.displays.map { "display \($0.name) \($0.isOnline ? "online" : "offline")" }
+      + status.keypads.map { "keypad \($0.name) \($0.isOnline ? "online" : "offline")" }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func write(_ text: String, to output: FileDescriptor) {
+    try? output.writeAll(text)
+  }
+}

@@ -1,0 +1,129 @@
+@preconcurrency import Glibc
+import LinuxIO
+import Testing
+
+/// The real `scoreboardctl` binary, started by a test with its standard output and
+/// standard error on pipes. The test thread runs the server's loop while it waits.
+final class ControlProcess {
+  let pid: pid_t
+  private let standardOutputPipe: FileDescriptor
+  private let standardErrorPipe: FileDescriptor
+  private var outputBytes: [UInt8] = []
+  private var errorBytes: [UInt8] = []
+  private(set) var exitStatus: CInt?
+
+  var standardOutput: String { String(decoding: outputBytes, as: UTF8.self) }
+  var standardError: String { String(decoding: errorBytes, as: UTF8.self) }
+
+  /// The folder of the built products: the test bundle lives beside the binaries.
+  static var productsFolder: String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    precondition(length > 0, "cannot read /proc/self/exe")
+    let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var folder = path[..<(path.lastIndex(of: "/") ?? path.endIndex)]
+    // swift-testing runs from `<products>/scoreboarddPackageTests.xctest`.
+    while folder.hasSuffix(".xctest") || folder.contains(".xctest/") {
+      folder = folder[..<(folder.lastIndex(of: "/") ?? folder.endIndex)]
+    }
+    return String(folder)
+  }
+
+  /// Starts `scoreboardctl` with `arguments` and only `PATH` and `environment` in its
+  /// environment; standard input is /dev/null.
+  init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    let binary = Self.productsFolder + "/scoreboardctl"
+    let output = try FileDescriptor.pipe()
+    let errors = try FileDescriptor.pipe()
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, output.writeEnd.rawValue, 1)
+    posix_spawn_file_actions_adddup2(&actions, errors.writeEnd.rawValue, 2)
+
+    let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var variables = environment
+    if let path = getenv("PATH") {
+      variables["PATH"] = String(cString: path)
+    }
+    let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in envp { free(pointer) } }
+
+    var child: pid_t = 0
+    let result = posix_spawn(&child, binary, &actions, nil, argv, envp)
+    try output.writeEnd.close()
+    try errors.writeEnd.close()
+    guard result == 0 else {
+      try? output.readEnd.close()
+      try? errors.readEnd.close()
+      throw IOError(operation: "posix_spawn", path: binary, errno: Errno(rawValue: result))
+    }
+    pid = child
+    standardOutputPipe = output.readEnd
+    standardErrorPipe = errors.readEnd
+    try standardOutputPipe.setNonBlocking()
+    try standardErrorPipe.setNonBlocking()
+  }
+
+  deinit {
+    if exitStatus == nil {
+      kill(pid, SIGKILL)
+      var status: CInt = 0
+      waitpid(pid, &status, 0)
+    }
+    try? standardOutputPipe.close()
+    try? standardErrorPipe.close()
+  }
+
+  /// Runs `loop` (if any) and collects the output until `condition` holds or the process
+  /// has exited; false after 10 s.
+  @discardableResult
+  func run(serving loop: PollLoop?, until condition: () -> Bool = { false }) -> Bool {
+    let deadline = MonotonicClock.now() + 10_000_000_000
+    while MonotonicClock.now() < deadline {
+      if let loop {
+        _ = try? loop.runOnce(timeout: .milliseconds(5))
+      } else {
+        usleep(5000)
+      }
+      collectOutput()
+      if condition() {
+        return true
+      }
+      if exitStatus == nil {
+        var status: CInt = 0
+        if waitpid(pid, &status, WNOHANG) == pid {
+          exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        }
+      } else {
+        collectOutput()
+        return condition()
+      }
+    }
+    return false
+  }
+
+  /// Runs `loop` until the process exits; returns its exit status (128 + the signal if
+  /// one killed it), or nil after 10 s.
+  func finish(serving loop: PollLoop?) -> CInt? {
+    run(serving: loop)
+    return exitStatus
+  }
+
+  private func collectOutput() {
+    for (pipe, isOutput) in [(standardOutputPipe, true), (standardErrorPipe, false)] {
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while let count = try? buffer.withUnsafeMutableBytes({ try pipe.read(into: $0) }),
+        count > 0
+      {
+        if isOutput {
+          outputBytes += buffer[..<count]
+        } else {
+          errorBytes += buffer[..<count]
+        }
+      }
+    }
+  }
+}

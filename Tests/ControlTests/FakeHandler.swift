@@ -1,0 +1,72 @@
+import ScoreboardCore
+import ScoreboardDaemon
+
+/// A handler that keeps a tiny scoreboard of its own (home, away, period), records
+/// every request it is given with the client that sent it, and broadcasts value changes
+/// while it handles a request, as the daemon does.
+final class FakeHandler: ControlHandler {
+  weak var server: ControlServer?
+  private(set) var requests: [(request: ControlRequest, client: String)] = []
+  private(set) var fields: [ControlStatus.Field] = [
+    .init(name: "home", text: "0"), .init(name: "away", text: "0"),
+    .init(name: "period", text: "1"),
+  ]
+  private var brightness = 8
+  private var isBlanked = false
+
+  var status: ControlStatus {
+    ControlStatus(
+      fields: fields, brightness: brightness, isBlanked: isBlanked, editing: nil,
+      displays: [.init(name: "main", isOnline: true)],
+      keypads: [.init(name: "numpad", isOnline: true)])
+  }
+
+  func handle(_ request: ControlRequest, client: String) -> String {
+    requests.append((request, client))
+    let response: ControlResponse
+    switch request {
+    case .status:
+      return status.line()
+    case .get(let name):
+      response = field(name).map { .ok(fields[$0].text) } ?? unknown(name)
+    case .set(let name, let value):
+      guard let index = field(name) else { return unknown(name).line }
+      fields[index].text = value
+      server?.broadcast(ControlEvent.value(field: name, text: value).line)
+      response = .ok("\(name) \(value)")
+    case .add(let name, let amount):
+      guard let index = field(name), let value = Int(fields[index].text) else {
+        return unknown(name).line
+      }
+      fields[index].text = String(value + amount)
+      server?.broadcast(ControlEvent.value(field: name, text: fields[index].text).line)
+      response = .ok("\(name) \(fields[index].text)")
+    case .press(let key, let keypad):
+      response =
+        key == Key("KEY_KPENTER")
+        ? .ok("commit") : .error("\(key) is not mapped on keypad \(keypad ?? "numpad")")
+    case .undo, .reset:
+      response = .ok("")
+    case .brightness(.to(let level)):
+      brightness = level
+      response = .ok("brightness \(brightness)")
+    case .brightness(.by(let steps)):
+      brightness = min(max(brightness + steps, 0), 15)
+      response = .ok("brightness \(brightness)")
+    case .blank(let on):
+      isBlanked = on
+      response = .ok(on ? "blank on" : "blank off")
+    case .watch, .help:
+      response = .error("the server answers \(request) itself")
+    }
+    return response.line
+  }
+
+  private func field(_ name: String) -> Int? {
+    fields.firstIndex { $0.name == name }
+  }
+
+  private func unknown(_ name: String) -> ControlResponse {
+    .error("no field named '\(name)' (fields: home, away, period)")
+  }
+}
