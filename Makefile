@@ -3,8 +3,11 @@
 #   make demo    the scoreboard in this terminal, typed on this keyboard (no hardware)
 #   make test    everything CI checks: warnings as errors, formatting, all tests
 #   make test-gpiod2  all tests again, built against libgpiod 2 (downloaded, not installed)
-#   make build   a release build of scoreboardd
+#   make build   a release build of scoreboardd and scoreboardctl
 #   make bench   the benchmarks, which print their figures
+#   make install    install the programs, the systemd unit, the configuration and the
+#                   man pages (PREFIX=/usr/local, DESTDIR= for a staging directory)
+#   make uninstall  remove them again, but for the configuration and the state
 
 SWIFT ?= swift
 # Debian packages the build needs (system C libraries and their pkg-config files).
@@ -13,7 +16,31 @@ DEB_PACKAGES := pkg-config libinih-dev libgpiod-dev
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 
+# Where `make install` puts things. PREFIX and DESTDIR as usual.
+PREFIX ?= /usr/local
+# The daemon is for the system (man section 8); scoreboardctl is for everyone.
+SBINDIR ?= $(PREFIX)/sbin
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/scoreboardd
+# The daemon reads /etc/scoreboardd/scoreboardd.conf unless told otherwise.
+SYSCONFDIR ?= /etc
+# systemd finds units and sysusers.d files below /usr/local/lib and /usr/lib (and in
+# /etc, which is the administrator's). With another PREFIX, set these two to
+# /etc/systemd/system and /etc/sysusers.d.
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+INSTALL ?= install
+
+# What make install builds: the release binaries, by `make build`.
+RELEASE_DIR := .build/release
+RELEASE_PROGRAMS := $(RELEASE_DIR)/scoreboardd $(RELEASE_DIR)/scoreboardctl
+MAN_PAGES := docs/man/scoreboardd.8 docs/man/scoreboardd.conf.5 docs/man/scoreboardctl.1
+EXAMPLES := $(wildcard Config/examples/*.conf)
+DOCS := $(wildcard docs/*.md)
+
 .PHONY: all deps toolchain build demo test test-gpiod2 bench lint format clean
+.PHONY: check-man install uninstall
 
 all: build
 
@@ -41,8 +68,13 @@ toolchain:
 	  echo "Install it from the Swift project's Linux packages and add its usr/bin to PATH."; \
 	  exit 1; }
 
+# The Swift runtime is linked in, so that the installed programs need only the
+# system's C libraries: not the toolchain, which may sit in a home directory the
+# service cannot see (ProtectHome=yes), or be upgraded or removed.
+RELEASE_FLAGS := -c release --static-swift-stdlib
+
 build: deps toolchain
-	$(SWIFT) build -c release $(SWIFT_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
 demo: deps toolchain
 	$(SWIFT) build $(SWIFT_FLAGS) --product scoreboardd
@@ -58,6 +90,18 @@ test: deps toolchain
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
 	$(SWIFT) test $(SWIFT_FLAGS)
+	bash systemd/check-unit.sh "$$($(SWIFT) build --show-bin-path)/scoreboardd"
+	@$(MAKE) --no-print-directory check-man
+
+# The man pages must render without a single warning.
+check-man:
+	@command -v groff >/dev/null 2>&1 || { \
+	  echo "groff is missing (Debian: apt-get install groff-base)"; exit 1; }
+	@for page in $(MAN_PAGES); do \
+	  warnings=$$(LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$$page" 2>&1); \
+	  if [ -n "$$warnings" ]; then printf '%s\n' "$$warnings"; exit 1; fi; \
+	done
+	@echo "man pages: $(words $(MAN_PAGES)) pages, no warnings"
 
 # The system libgpiod-dev of bookworm is 1.6 (v1 API); this builds the same sources
 # against libgpiod 2.1 from bookworm-backports, unpacked into a cache outside the clone
@@ -67,8 +111,85 @@ test-gpiod2: deps toolchain
 
 # Benchmarks print their figures; they are not pass/fail tests.
 bench: deps toolchain
-	$(SWIFT) build -c release $(SWIFT_FLAGS) --product GPIOFrameBenchmark
-	"$$($(SWIFT) build -c release --show-bin-path)/GPIOFrameBenchmark"
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product GPIOFrameBenchmark
+	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/GPIOFrameBenchmark"
+
+# The release binaries are rebuilt only when a source is newer, so that after
+# `make build` as yourself, `sudo make install` needs no Swift on root's PATH and
+# leaves no file of root's in .build.
+$(RELEASE_PROGRAMS) &: Package.swift $(shell find Sources -type f 2>/dev/null)
+	$(MAKE) --no-print-directory build
+
+# Installs everything but never overwrites a configuration: when one exists and
+# differs, the new reference configuration goes beside it as scoreboardd.conf.new.
+# Run as root without DESTDIR, it also creates the user and groups the unit needs
+# (systemd-sysusers); with DESTDIR, the package or image being built must.
+install: $(RELEASE_PROGRAMS)
+	$(INSTALL) -d "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(BINDIR)" \
+	  "$(DESTDIR)$(SYSTEMDUNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" \
+	  "$(DESTDIR)$(SYSCONFDIR)/scoreboardd" "$(DESTDIR)$(DOCDIR)/examples" \
+	  "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man8"
+	$(INSTALL) -m 0755 $(RELEASE_DIR)/scoreboardd "$(DESTDIR)$(SBINDIR)/scoreboardd"
+	$(INSTALL) -m 0755 $(RELEASE_DIR)/scoreboardctl "$(DESTDIR)$(BINDIR)/scoreboardctl"
+	sed -e 's|@sbindir@|$(SBINDIR)|g' -e 's|@sysconfdir@|$(SYSCONFDIR)|g' \
+	  systemd/scoreboardd.service >"$(DESTDIR)$(SYSTEMDUNITDIR)/scoreboardd.service"
+	chmod 0644 "$(DESTDIR)$(SYSTEMDUNITDIR)/scoreboardd.service"
+	$(INSTALL) -m 0644 systemd/scoreboardd.sysusers "$(DESTDIR)$(SYSUSERSDIR)/scoreboardd.conf"
+	$(INSTALL) -m 0644 docs/man/scoreboardctl.1 "$(DESTDIR)$(MANDIR)/man1/"
+	$(INSTALL) -m 0644 docs/man/scoreboardd.conf.5 "$(DESTDIR)$(MANDIR)/man5/"
+	$(INSTALL) -m 0644 docs/man/scoreboardd.8 "$(DESTDIR)$(MANDIR)/man8/"
+	$(INSTALL) -m 0644 $(EXAMPLES) "$(DESTDIR)$(DOCDIR)/examples/"
+	$(INSTALL) -m 0644 $(DOCS) "$(DESTDIR)$(DOCDIR)/"
+	@conf="$(DESTDIR)$(SYSCONFDIR)/scoreboardd/scoreboardd.conf"; \
+	if [ ! -e "$$conf" ]; then \
+	  $(INSTALL) -m 0644 Config/scoreboardd.conf "$$conf"; \
+	  echo "Installed the reference configuration as $$conf"; \
+	elif cmp -s Config/scoreboardd.conf "$$conf"; then \
+	  echo "$$conf is the reference configuration already"; \
+	else \
+	  $(INSTALL) -m 0644 Config/scoreboardd.conf "$$conf.new"; \
+	  echo "Kept your $$conf; the new reference configuration is $$conf.new"; \
+	  echo "(compare: diff -u $$conf $$conf.new)"; \
+	fi
+	@sysusers="$(SYSUSERSDIR)/scoreboardd.conf"; users=""; \
+	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v systemd-sysusers >/dev/null; then \
+	  systemd-sysusers "$$sysusers" && users=created; \
+	fi; \
+	echo; \
+	echo "Next:"; \
+	if [ -z "$$users" ]; then \
+	  echo "  - create the user scoreboardd and its groups:  sudo systemd-sysusers $$sysusers"; \
+	fi; \
+	echo "  - describe your displays and keypads in $(SYSCONFDIR)/scoreboardd/scoreboardd.conf"; \
+	echo "    (examples in $(DOCDIR)/examples), then check it:"; \
+	echo "      $(SBINDIR)/scoreboardd --check-config $(SYSCONFDIR)/scoreboardd/scoreboardd.conf"; \
+	echo "  - sudo systemctl daemon-reload"; \
+	echo "  - sudo systemctl enable --now scoreboardd"; \
+	echo "  - journalctl -u scoreboardd -f"; \
+	echo "  - let an operator use scoreboardctl:  sudo usermod -aG scoreboard NAME"
+
+# Removes what install put there, except the configuration in $(SYSCONFDIR)/scoreboardd,
+# the state in /var/lib/scoreboardd and the user and groups (files may still be
+# theirs).
+uninstall:
+	@if [ -z "$(DESTDIR)" ] && command -v systemctl >/dev/null \
+	  && { systemctl is-enabled --quiet scoreboardd.service 2>/dev/null \
+	       || systemctl is-active --quiet scoreboardd.service 2>/dev/null; }; then \
+	  echo "scoreboardd.service is enabled or running: first  sudo systemctl disable --now scoreboardd"; \
+	  exit 1; \
+	fi
+	rm -f "$(DESTDIR)$(SBINDIR)/scoreboardd" "$(DESTDIR)$(BINDIR)/scoreboardctl" \
+	  "$(DESTDIR)$(SYSTEMDUNITDIR)/scoreboardd.service" \
+	  "$(DESTDIR)$(SYSUSERSDIR)/scoreboardd.conf" \
+	  "$(DESTDIR)$(MANDIR)/man1/scoreboardctl.1" \
+	  "$(DESTDIR)$(MANDIR)/man5/scoreboardd.conf.5" \
+	  "$(DESTDIR)$(MANDIR)/man8/scoreboardd.8" \
+	  $(foreach file,$(EXAMPLES),"$(DESTDIR)$(DOCDIR)/examples/$(notdir $(file))") \
+	  $(foreach file,$(DOCS),"$(DESTDIR)$(DOCDIR)/$(notdir $(file))")
+	rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || true
+	@echo "Kept $(SYSCONFDIR)/scoreboardd (the configuration), /var/lib/scoreboardd (the"
+	@echo "state) and the user scoreboardd; remove them by hand if they should go."
+	@if [ -z "$(DESTDIR)" ]; then echo "Then: sudo systemctl daemon-reload"; fi
 
 clean:
 	rm -rf .build

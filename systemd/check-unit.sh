@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Checks the systemd files of scoreboardd, as `make test` and CI run it:
+#
+#   systemd/check-unit.sh BINARY
+#
+# BINARY is a built scoreboardd (the debug build will do): `systemd-analyze verify`
+# insists that ExecStart= names an executable that exists, so the unit is checked
+# with its @sbindir@ replaced by BINARY's directory, as `make install` replaces it
+# by the installed one.
+#
+#  1. `systemd-analyze verify` must accept the unit without a word, and find the
+#     man pages that Documentation= names in docs/man;
+#  2. `systemd-analyze security --offline=true` rates the unit; its overall
+#     exposure must stay below 2.0 (on a scale where 0 is the best and 10 the worst);
+#  3. systemd-sysusers must accept the sysusers.d file (run on an empty root) and
+#     create every user and group the unit names.
+set -euo pipefail
+
+readonly maximum_exposure=2.0
+
+if [ $# -ne 1 ]; then
+  echo "usage: $0 SCOREBOARDD-BINARY" >&2
+  exit 64
+fi
+binary=$1
+if [ ! -x "$binary" ]; then
+  echo "$0: $binary is not an executable (build scoreboardd first)" >&2
+  exit 1
+fi
+binary_dir=$(cd "$(dirname "$binary")" && pwd)
+if [ "$(basename "$binary")" != scoreboardd ]; then
+  echo "$0: $binary: the binary must be named scoreboardd, as ExecStart= names it" >&2
+  exit 1
+fi
+for tool in systemd-analyze systemd-sysusers; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "$0: $tool is missing: the unit checks need systemd 250 or later" \
+      "(Debian: apt-get install systemd)" >&2
+    exit 1
+  fi
+done
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The unit as `make install` would write it, with this binary.
+unit="$work/scoreboardd.service"
+sed -e "s|@sbindir@|$binary_dir|g" -e "s|@sysconfdir@|/etc|g" \
+  "$here/scoreboardd.service" >"$unit"
+if grep -n '@[a-z]*@' "$unit" >&2; then
+  echo "FAIL: placeholders left in the unit that make install does not replace" >&2
+  exit 1
+fi
+
+# A man directory tree for Documentation=man:... to be found in.
+for page in "$top"/docs/man/*.[0-9]; do
+  section=${page##*.}
+  mkdir -p "$work/man/man$section"
+  ln -s "$page" "$work/man/man$section/"
+done
+
+# 1. verify reports problems as warnings and still exits 0, so any line it says
+# about the unit fails the check. --recursive-errors=no: problems of the
+# machine's other units (multi-user.target's dependencies) are not ours.
+echo "systemd-analyze verify scoreboardd.service"
+status=0
+output=$(cd "$work" && MANPATH="$work/man" systemd-analyze verify --man=yes \
+  --recursive-errors=no ./scoreboardd.service 2>&1) || status=$?
+if [ -n "$output" ]; then
+  printf '%s\n' "$output"
+fi
+if [ "$status" -ne 0 ] || grep -q 'scoreboardd' <<<"$output"; then
+  echo "FAIL: systemd-analyze verify found problems in systemd/scoreboardd.service" >&2
+  exit 1
+fi
+
+# 2. The rating. Only the settings that cost something are printed; the full table:
+#   systemd-analyze security --offline=true PATH-TO-THE-UNIT
+echo "systemd-analyze security --offline=true scoreboardd.service"
+report=$(cd "$work" && systemd-analyze security --offline=true ./scoreboardd.service)
+awk 'NR == 1 || $NF ~ /^[0-9]+\.[0-9]+$/' <<<"$report"
+summary=$(grep 'Overall exposure level' <<<"$report") || {
+  echo "FAIL: no overall exposure level in the output of systemd-analyze security" >&2
+  exit 1
+}
+echo "$summary"
+exposure=$(sed -E 's/.*: ([0-9]+\.[0-9]+) .*/\1/' <<<"$summary")
+if ! awk -v e="$exposure" -v max="$maximum_exposure" 'BEGIN { exit !(e < max) }'; then
+  echo "FAIL: the unit's exposure $exposure is not below $maximum_exposure:" \
+    "harden systemd/scoreboardd.service again" >&2
+  exit 1
+fi
+
+# 3. The users and groups, created on an empty root together with systemd's own
+# (basic.conf, where dialout comes from), as at boot: any remark fails the check,
+# a conflict with systemd's groups included.
+echo "systemd-sysusers scoreboardd.sysusers"
+mkdir -p "$work/root/etc"
+sysusers_files=()
+for basic in /usr/lib/sysusers.d/basic.conf /lib/sysusers.d/basic.conf; do
+  if [ -f "$basic" ]; then
+    sysusers_files+=("$basic")
+    break
+  fi
+done
+sysusers_files+=("$here/scoreboardd.sysusers")
+status=0
+output=$(systemd-sysusers --root="$work/root" "${sysusers_files[@]}" 2>&1) || status=$?
+if [ "$status" -ne 0 ] || grep -qiE 'fail|error|ignor|invalid|warn|conflict' <<<"$output"; then
+  printf '%s\n' "$output"
+  echo "FAIL: systemd-sysusers did not accept systemd/scoreboardd.sysusers" >&2
+  exit 1
+fi
+# Every user and group the unit names must be created, or the unit cannot start
+# on a machine that lacks one (216/GROUP).
+user=$(sed -n 's/^User=//p' "$unit")
+groups=$(sed -n -e 's/^Group=//p' -e 's/^SupplementaryGroups=//p' "$unit")
+if [ -z "$user" ] || ! grep -q "^$user:" "$work/root/etc/passwd"; then
+  echo "FAIL: systemd/scoreboardd.sysusers does not create the unit's User= '$user'" >&2
+  exit 1
+fi
+for group in $groups; do
+  if ! grep -q "^$group:" "$work/root/etc/group"; then
+    echo "FAIL: systemd/scoreboardd.sysusers does not create the unit's group '$group'" >&2
+    exit 1
+  fi
+done
+echo "systemd unit checks passed"
