@@ -169,6 +169,17 @@ public struct Scoreboard: Sendable {
     return events
   }
 
+  /// Resets every field to its default at once, as one undoable change, without the
+  /// second press a keypad's `reset` needs (for the control socket, which has no stray
+  /// keys).
+  public mutating func resetAll(at now: Instant) -> [ScoreboardEvent] {
+    var events = advance(to: now)
+    resetArmedAt = nil
+    cancelSession(events: &events)
+    change(spec.fields.indices.map { ($0, spec.fields[$0].defaultValue) }, events: &events)
+    return events
+  }
+
   /// Lets time pass until `now`: an idle edit session is cancelled, a refusal flash
   /// and an unconfirmed reset expire.
   public mutating func advance(to now: Instant) -> [ScoreboardEvent] {

@@ -10,7 +10,7 @@ enum DriverFactory {
   static func displays(
     _ display: DisplayConfiguration, spec: ScoreboardSpec, gpio: any GPIOBackend, logger: Logger,
     at now: Instant
-  ) throws(DaemonError) -> [(cells: Range<Int>, driver: any SegmentDisplay)] {
+  ) -> [(cells: Range<Int>, driver: any SegmentDisplay)] {
     let whole = 0..<display.cellCount
     func gpioDisplay(_ lines: [GPIOLine], _ encoder: any GPIOProtocol) -> any SegmentDisplay {
       GPIOSegmentDisplay(

@@ -100,6 +100,9 @@ public final class EvdevKeypad: Keypad {
     device?.path
   }
 
+  /// Whether the device is open now.
+  public var isOnline: Bool { device != nil }
+
   /// The device becoming readable or, while there is none, the folders where it appears
   /// changing.
   public var waitingFor: DeviceWait {

@@ -23,6 +23,9 @@ public protocol Keypad: AnyObject {
   /// the events it produced.
   func service(at now: Instant) -> [KeyEvent]
 
+  /// Whether the keypad's device is there now (a USB keypad may be unplugged).
+  var isOnline: Bool { get }
+
   /// Releases the device and puts back what the keypad changed; calling it again does
   /// nothing.
   func close()
@@ -30,4 +33,6 @@ public protocol Keypad: AnyObject {
 
 extension Keypad {
   public func service(at now: Instant) -> [KeyEvent] { [] }
+
+  public var isOnline: Bool { true }
 }
