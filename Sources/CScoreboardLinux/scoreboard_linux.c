@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -80,4 +81,8 @@ int sbl_epoll_watching(const int *descriptors, size_t count) {
     }
   }
   return epoll;
+}
+
+int sbl_rename_no_replace(const char *from, const char *to) {
+  return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }

@@ -37,4 +37,8 @@ int sbl_terminal_is_exclusive(int descriptor, int *exclusive);
 /// caller owns it; closing it leaves `descriptors` open.
 int sbl_epoll_watching(const int *descriptors, size_t count);
 
+/// Renames `from` to `to` unless `to` exists: renameat2 with RENAME_NOREPLACE, which
+/// fails with EEXIST instead of replacing it.
+int sbl_rename_no_replace(const char *from, const char *to);
+
 #endif
