@@ -31,6 +31,26 @@ final class TemporaryFolder {
     return folder
   }
 
+  /// The names in the folder, sorted, without `.` and `..`.
+  func names() -> [String] {
+    Self.names(in: path)
+  }
+
+  private static func names(in path: String) -> [String] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." {
+        names.append(name)
+      }
+    }
+    return names.sorted()
+  }
+
   /// Removes the entry `name` and everything in it.
   func remove(_ name: String) {
     Self.remove("\(path)/\(name)")
@@ -38,8 +58,8 @@ final class TemporaryFolder {
 
   private static func remove(_ path: String) {
     guard unlink(path) == -1, errno == EISDIR else { return }
-    for entry in FileSystem.paths(matching: "\(path)/*") {
-      remove(entry)
+    for name in names(in: path) {
+      remove("\(path)/\(name)")
     }
     rmdir(path)
   }

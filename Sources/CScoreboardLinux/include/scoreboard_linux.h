@@ -54,4 +54,8 @@ int sbl_unix_connect(int descriptor, const char *path);
 /// SOCK_CLOEXEC). Returns the connection's descriptor.
 int sbl_unix_accept(int descriptor);
 
+/// Renames `from` to `to` unless `to` exists: renameat2 with RENAME_NOREPLACE, which
+/// fails with EEXIST instead of replacing it.
+int sbl_rename_no_replace(const char *from, const char *to);
+
 #endif

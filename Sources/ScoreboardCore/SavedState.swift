@@ -1,0 +1,141 @@
+/// What the scoreboard keeps across restarts: each field's value, the brightness and
+/// whether the displays are blanked, as the text of the state file.
+///
+/// The file is a few lines a person can read:
+///
+/// ```
+/// # scoreboardd state; written by scoreboardd, replaced atomically on every change
+/// version 1
+/// brightness 8
+/// blank off
+/// field home 12
+/// field period OT
+/// ```
+///
+/// Values are kept as text: whether each one still fits the fields is for the
+/// scoreboard to decide when the state is applied, since the configuration may have
+/// changed since the file was written.
+public struct SavedState: Hashable, Sendable {
+  /// The version of the format that `encoded()` writes and `init(parsing:)` reads.
+  public static let version = 1
+
+  /// Each field's value as text (`12`, `OT`), by field name.
+  public var values: [String: String]
+  /// The brightness, 0...15; nil leaves the board's own.
+  public var brightness: Int?
+  /// Whether the displays are blanked; nil leaves the board as it is.
+  public var isBlanked: Bool?
+
+  /// A state with these values, brightness and blanking.
+  public init(values: [String: String] = [:], brightness: Int? = nil, isBlanked: Bool? = nil) {
+    self.values = values
+    self.brightness = brightness
+    self.isBlanked = isBlanked
+  }
+
+  /// The committed state of `board` (an open edit session is not part of it).
+  public init(from board: Scoreboard) {
+    var values: [String: String] = [:]
+    for (field, value) in zip(board.spec.fields, board.values) {
+      values[field.name] = field.text(of: value)
+    }
+    self.init(values: values, brightness: board.brightness, isBlanked: board.isBlanked)
+  }
+
+  /// Sets `board`'s values, brightness and blanking from this state, without events or
+  /// undo entries.
+  ///
+  /// - Returns: The names of the fields that were ignored because the board has no such
+  ///   field or the value does not fit it; those fields keep their values.
+  public func apply(to board: inout Scoreboard) -> [String] {
+    board.restore(values: values, brightness: brightness, isBlanked: isBlanked)
+  }
+
+  /// The text of the state file, fields sorted by name. Names and values are single
+  /// words, as the configuration makes them.
+  public func encoded() -> String {
+    var lines = [
+      "# scoreboardd state; written by scoreboardd, replaced atomically on every change",
+      "version \(Self.version)",
+    ]
+    if let brightness {
+      lines.append("brightness \(brightness)")
+    }
+    if let isBlanked {
+      lines.append("blank \(isBlanked ? "on" : "off")")
+    }
+    for (name, text) in values.sorted(by: { $0.key < $1.key }) {
+      lines.append("field \(name) \(text)")
+    }
+    return lines.map { $0 + "\n" }.joined()
+  }
+
+  /// Reads the text of a state file: `version` first, then `brightness`, `blank` and
+  /// `field` lines in any order, each at most once. Blank lines and lines starting with
+  /// `#` are skipped; words are separated by spaces or tabs.
+  ///
+  /// - Throws: `SavedStateError` with the line and what is wrong with it; a file that
+  ///   does not end with a line break is truncated.
+  public init(parsing text: String) throws(SavedStateError) {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard lines.removeLast().isEmpty, !lines.isEmpty else {
+      throw SavedStateError(line: lines.count + 1, problem: .truncated)
+    }
+    self.init()
+    var firstLines: [String: Int] = [:]
+    for (index, line) in lines.enumerated() {
+      let number = index + 1
+      let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+      guard let keyword = words.first, !keyword.hasPrefix("#") else { continue }
+      if firstLines.isEmpty && keyword != "version" {
+        throw SavedStateError(line: number, problem: .missingVersion(found: String(line)))
+      }
+      let key = keyword == "field" && words.count == 3 ? "field \(words[1])" : keyword
+      if let firstLine = firstLines[key] {
+        let problem: SavedStateError.Problem =
+          keyword == "field"
+          ? .duplicateField(words[1], firstLine: firstLine)
+          : .duplicateSetting(keyword, firstLine: firstLine)
+        throw SavedStateError(line: number, problem: problem)
+      }
+      firstLines[key] = number
+      try read(words, line: String(line), number: number)
+    }
+    if firstLines.isEmpty {
+      throw SavedStateError(line: lines.count + 1, problem: .missingVersion(found: nil))
+    }
+  }
+
+  /// Reads one line's `words` into the state.
+  private mutating func read(_ words: [String], line: String, number: Int)
+    throws(SavedStateError)
+  {
+    func bad(_ expected: String) -> SavedStateError {
+      SavedStateError(line: number, problem: .badLine(line, expected: expected))
+    }
+    switch words[0] {
+    case "version":
+      guard words.count == 2 else { throw bad("'version \(Self.version)'") }
+      guard words[1] == String(Self.version) else {
+        throw SavedStateError(line: number, problem: .unknownVersion(words[1]))
+      }
+    case "brightness":
+      guard words.count == 2, let level = Int(words[1]) else {
+        throw bad("'brightness' and a number, as in 'brightness 8'")
+      }
+      brightness = level
+    case "blank":
+      guard words.count == 2, ["on", "off"].contains(words[1]) else {
+        throw bad("'blank on' or 'blank off'")
+      }
+      isBlanked = words[1] == "on"
+    case "field":
+      guard words.count == 3 else {
+        throw bad("'field', a name and a value, as in 'field home 12'")
+      }
+      values[words[1]] = words[2]
+    default:
+      throw bad("'version', 'brightness', 'blank' or 'field'")
+    }
+  }
+}

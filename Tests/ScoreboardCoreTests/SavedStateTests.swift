@@ -1,0 +1,171 @@
+import ScoreboardCore
+import Testing
+
+@Suite struct SavedStateTests {
+  static let file = """
+    # scoreboardd state; written by scoreboardd, replaced atomically on every change
+    version 1
+    brightness 5
+    blank on
+    field away 3
+    field home 12
+    field period OT
+
+    """
+
+  /// A board with home 12, away 3, the period at OT, brightness 5 and blanked.
+  static func playedBoard() throws -> Scoreboard {
+    var board = Scoreboard(spec: Fixtures.spec())
+    for action: Action in [
+      .set(field: "home", value: "12"), .set(field: "away", value: "3"),
+      .set(field: "period", value: "OT"), .brightness(.to(5)),
+      .blank(.on),
+    ] {
+      _ = try board.perform(action, at: .milliseconds(0))
+    }
+    return board
+  }
+
+  @Test func encodesTheBoard() throws {
+    let state = SavedState(from: try Self.playedBoard())
+
+    #expect(
+      state
+        == SavedState(
+          values: ["home": "12", "away": "3", "period": "OT"], brightness: 5, isBlanked: true))
+    #expect(state.encoded() == Self.file)
+  }
+
+  @Test func roundTrip() throws {
+    let board = try Self.playedBoard()
+
+    let state = try SavedState(parsing: SavedState(from: board).encoded())
+    var restored = Scoreboard(spec: Fixtures.spec())
+    #expect(state.apply(to: &restored) == [])
+
+    #expect(restored.values == board.values)
+    #expect(restored.brightness == 5)
+    #expect(restored.isBlanked)
+    #expect(restored.undoHistory.isEmpty)
+  }
+
+  @Test func anOpenEditIsNotSaved() throws {
+    var board = Scoreboard(spec: Fixtures.spec())
+    _ = try board.perform(.set(field: "home", value: "12"), at: .milliseconds(0))
+    _ = try board.perform(.digit(4), at: .milliseconds(10))
+    #expect(board.session != nil)
+
+    #expect(SavedState(from: board).values["home"] == "12")
+  }
+
+  @Test func readsCommentsBlankLinesTabsAndAnyOrder() throws {
+    let text = """
+      # written by hand
+      version 1
+
+      field home\t7
+        # the period
+      field period 2
+      blank off
+      brightness 15
+
+      """
+
+    #expect(
+      try SavedState(parsing: text)
+        == SavedState(values: ["home": "7", "period": "2"], brightness: 15, isBlanked: false))
+  }
+
+  @Test func brightnessAndBlankMayBeMissing() throws {
+    var board = try Self.playedBoard()
+    let state = try SavedState(parsing: "version 1\nfield home 3\n")
+    #expect(state == SavedState(values: ["home": "3"]))
+
+    #expect(state.apply(to: &board) == [])
+    #expect(board.text(of: "home") == "3")
+    #expect(board.text(of: "away") == "3")
+    #expect(board.brightness == 5)
+    #expect(board.isBlanked)
+  }
+
+  @Test func applyIgnoresFieldsThatAreGoneOrDoNotFit() throws {
+    let text = """
+      version 1
+      brightness 99
+      field away 7
+      field home 123
+      field period 9
+      field quarter 2
+
+      """
+    var board = try Self.playedBoard()
+
+    let ignored = try SavedState(parsing: text).apply(to: &board)
+
+    #expect(ignored == ["home", "period", "quarter"])
+    #expect(board.text(of: "away") == "7")
+    #expect(board.text(of: "home") == "12")
+    #expect(board.text(of: "period") == "OT")
+    #expect(board.brightness == Action.maximumBrightness)
+  }
+
+  struct Malformed: Sendable, CustomTestStringConvertible {
+    var text: String
+    var error: String
+    var testDescription: String { error }
+  }
+
+  @Test(arguments: [
+    Malformed(text: "", error: "line 1: truncated: the file does not end with a line break"),
+    Malformed(
+      text: "\0\0\0\0\0\0\0\0", error: "line 1: truncated: the file does not end with a line break"),
+    Malformed(
+      text: "version 1\nfield home 12\nfield aw",
+      error: "line 3: truncated: the file does not end with a line break"),
+    Malformed(
+      text: "# state\nbrightness 8\nversion 1\n",
+      error: "line 2: expected 'version 1' first, found \"brightness 8\""),
+    Malformed(
+      text: "# state\n\n",
+      error: "line 3: expected 'version 1' first, found the end of the file"),
+    Malformed(
+      text: "version 2\nbrightness 8\n",
+      error: "line 1: unknown version \"2\" (this program reads version 1)"),
+    Malformed(text: "version\n", error: "line 1: expected 'version 1', found \"version\""),
+    Malformed(text: "version 1\nversion 1\n", error: "line 2: 'version' again (first on line 1)"),
+    Malformed(
+      text: "version 1\nbrightness high\n",
+      error: "line 2: expected 'brightness' and a number, as in 'brightness 8', "
+        + "found \"brightness high\""),
+    Malformed(
+      text: "version 1\nbrightness 8\nbrightness 9\n",
+      error: "line 3: 'brightness' again (first on line 2)"),
+    Malformed(
+      text: "version 1\nblank maybe\n",
+      error: "line 2: expected 'blank on' or 'blank off', found \"blank maybe\""),
+    Malformed(
+      text: "version 1\nblank\n",
+      error: "line 2: expected 'blank on' or 'blank off', found \"blank\""),
+    Malformed(
+      text: "version 1\nfield home\n",
+      error: "line 2: expected 'field', a name and a value, as in 'field home 12', "
+        + "found \"field home\""),
+    Malformed(
+      text: "version 1\nfield home 1 2\n",
+      error: "line 2: expected 'field', a name and a value, as in 'field home 12', "
+        + "found \"field home 1 2\""),
+    Malformed(
+      text: "version 1\nfield home 12\nfield away 3\nfield home 13\n",
+      error: "line 4: field 'home' again (first on line 2)"),
+    Malformed(
+      text: "version 1\n\nscore home 12\n",
+      error: "line 3: expected 'version', 'brightness', 'blank' or 'field', "
+        + "found \"score home 12\""),
+  ])
+  func malformedFilesAreRefusedWithTheLine(malformed: Malformed) {
+    let error = #expect(throws: SavedStateError.self) {
+      try SavedState(parsing: malformed.text)
+    }
+    #expect(error?.description == malformed.error)
+  }
+}
