@@ -121,6 +121,7 @@ int sbl_unix_connect(int descriptor, const char *path) {
 
 int sbl_unix_accept(int descriptor) {
   return accept4(descriptor, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
 
 int sbl_rename_no_replace(const char *from, const char *to) {
   return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);

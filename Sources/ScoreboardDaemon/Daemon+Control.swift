@@ -22,8 +22,9 @@ extension Daemon: ControlHandler {
         "ok \(field) \(board.text(of: field) ?? "")"
       }
     case .press(let key, let keypadName):
-      guard let input = keypadName.map({ name in inputs.first { $0.configuration.name == name } })
-        ?? inputs.first
+      guard
+        let input = keypadName.map({ name in inputs.first { $0.configuration.name == name } })
+          ?? inputs.first
       else {
         return keypadName.map { "error no keypad named '\($0)'" } ?? "error no keypad is configured"
       }
@@ -38,7 +39,9 @@ extension Daemon: ControlHandler {
       saveStateIfNeeded()
       return "ok"
     case .brightness(let change):
-      return answer(.brightness(change), at: now, client: client) { "ok brightness \(board.brightness)" }
+      return answer(.brightness(change), at: now, client: client) {
+        "ok brightness \(board.brightness)"
+      }
     case .blank(let on):
       return answer(.blank(on ? .on : .off), at: now, client: client) {
         "ok blank \(board.isBlanked ? "on" : "off")"

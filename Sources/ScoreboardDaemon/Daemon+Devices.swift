@@ -118,14 +118,18 @@ extension Daemon {
     var newBoard = Scoreboard(spec: new.scoreboard)
     let dropped = SavedState(from: board.settled).apply(to: &newBoard)
     for name in dropped.sorted() {
-      logger.log(.notice, "field \(name): no longer configured or its value no longer fits; dropped")
+      logger.log(
+        .notice, "field \(name): no longer configured or its value no longer fits; dropped")
     }
     board = newBoard
 
     var keptOutputs: [String: [DisplayOutput]] = [:]
     for output in outputs {
       if let display = new.displays.first(where: { $0.name == output.configuration.name }),
-        Self.sameDevice(display, output.configuration)
+        Self.sameDevice(display, output.configuration),
+        !Self.drawsLabels(display)
+          || new.scoreboard.fields(on: display.name)
+            == configuration.scoreboard.fields(on: display.name)
       {
         keptOutputs[display.name, default: []].append(output)
       } else {
@@ -148,7 +152,10 @@ extension Daemon {
     logger.minimumLevel = LinuxIO.LogLevel(new.service.logLevel)
     outputs = new.displays.flatMap { display in
       keptOutputs[display.name].map { kept in
-        kept.map { DisplayOutput(configuration: display, cells: $0.cells, display: $0.display, watched: $0.watched) }
+        kept.map {
+          DisplayOutput(
+            configuration: display, cells: $0.cells, display: $0.display, watched: $0.watched)
+        }
       } ?? openDisplay(display, at: now)
     }
     inputs = new.keypads.compactMap { keypad in
@@ -170,6 +177,12 @@ extension Daemon {
       openControl()
     }
     stateNeedsSaving = true
+  }
+
+  /// Whether a display draws the fields' labels and boundaries, so that it must be
+  /// opened anew when the fields on it change.
+  private static func drawsLabels(_ display: DisplayConfiguration) -> Bool {
+    if case .terminal = display.driver { true } else { false }
   }
 
   /// Whether two display sections drive the same device the same way (the section's line

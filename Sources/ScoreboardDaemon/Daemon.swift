@@ -104,7 +104,8 @@ public final class Daemon {
         continue
       }
       pingWatchdogIfDue(at: now)
-      let deadlines = [board.nextDeadline(after: now), nextWatchdogPing] + watchDisplays() + watchKeypads()
+      let deadlines =
+        [board.nextDeadline(after: now), nextWatchdogPing] + watchDisplays() + watchKeypads()
       let timeout = deadlines.compactMap { $0 }.min().map { deadline in
         max(deadline - Self.now(), .zero)
       }

@@ -10,6 +10,6 @@ public struct EndOfInput: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// `keypad NAME: end of input`.
   public var description: String {
-    "keypad \(keypad): end of input"
+    "end of input"
   }
 }
