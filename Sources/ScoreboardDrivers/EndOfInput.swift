@@ -8,7 +8,7 @@ public struct EndOfInput: Error, Hashable, Sendable, CustomStringConvertible {
     self.keypad = keypad
   }
 
-  /// `keypad NAME: end of input`.
+  /// `end of input` (the daemon names the keypad).
   public var description: String {
     "end of input"
   }
