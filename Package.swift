@@ -46,7 +46,8 @@ let package = Package(
     .testTarget(
       name: "ScoreboardDriversTests", dependencies: ["ScoreboardDrivers", "ProtocolDecoders"]),
     .testTarget(
-      name: "IntegrationTests", dependencies: ["scoreboardd", "LinuxIO", "ProtocolDecoders"]),
+      name: "IntegrationTests",
+      dependencies: ["scoreboardd", "scoreboardctl", "LinuxIO", "ProtocolDecoders"]),
     // The control server in a real poll loop, and scoreboardctl spawned against it.
     .testTarget(
       name: "ControlTests",

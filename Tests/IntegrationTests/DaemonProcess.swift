@@ -27,8 +27,12 @@ final class DaemonProcess {
 
   static var binary: String { productsFolder + "/scoreboardd" }
 
-  /// Starts `scoreboardd` with `arguments`; standard input is /dev/null.
-  init(arguments: [String], environment: [String: String] = [:]) throws {
+  /// Starts `executable` (by default `scoreboardd`) with `arguments`; standard input is
+  /// /dev/null.
+  init(
+    executable: String = DaemonProcess.binary, arguments: [String],
+    environment: [String: String] = [:]
+  ) throws {
     let standardOutput = try FileDescriptor.pipe()
     let standardError = try FileDescriptor.pipe()
     let outPipe = [standardOutput.readEnd.rawValue, standardOutput.writeEnd.rawValue]
@@ -40,7 +44,7 @@ final class DaemonProcess {
     posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
 
-    let argv = ([Self.binary] + arguments).map { strdup($0) } + [nil]
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var merged: [String: String] = [:]
     for key in ["PATH", "HOME", "LANG"] {
@@ -53,13 +57,13 @@ final class DaemonProcess {
     defer { for pointer in envp { free(pointer) } }
 
     var child: pid_t = 0
-    let result = posix_spawn(&child, Self.binary, &actions, nil, argv, envp)
+    let result = posix_spawn(&child, executable, &actions, nil, argv, envp)
     close(outPipe[1])
     close(errPipe[1])
     guard result == 0 else {
       close(outPipe[0])
       close(errPipe[0])
-      throw SpawnError(message: "posix_spawn \(Self.binary) failed: \(result)")
+      throw SpawnError(message: "posix_spawn \(executable) failed: \(result)")
     }
     pid = child
     stdoutFD = outPipe[0]
