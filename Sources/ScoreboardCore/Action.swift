@@ -177,22 +177,10 @@ extension Action {
       }
       self = .set(field: arguments[0], value: arguments[1])
     case "brightness":
-      let usage = "'brightness' takes up, down, +N, -N or a level 0-15"
-      guard arguments.count == 1 else { throw ActionSyntaxError(description: usage) }
-      let argument = arguments[0].lowercased()
-      if argument == "up" {
-        self = .brightness(.by(1))
-      } else if argument == "down" {
-        self = .brightness(.by(-1))
-      } else if argument.hasPrefix("+") || argument.hasPrefix("-"),
-        let steps = Self.amount(argument)
-      {
-        self = .brightness(.by(steps))
-      } else if let level = Int(argument), (0...Self.maximumBrightness).contains(level) {
-        self = .brightness(.to(level))
-      } else {
-        throw ActionSyntaxError(description: usage)
+      guard arguments.count == 1, let change = BrightnessChange(parsing: arguments[0]) else {
+        throw ActionSyntaxError(description: "'brightness' takes up, down, +N, -N or a level 0-15")
       }
+      self = .brightness(change)
     case "blank":
       switch arguments.map({ $0.lowercased() }) {
       case [], ["toggle"]: self = .blank(.toggle)
@@ -215,9 +203,29 @@ extension Action {
     }
   }
 
-  private static func amount(_ text: String) -> Int? {
-    let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
-    guard let value = Int(digits), abs(value) <= 1_000_000_000 else { return nil }
+  /// A signed amount (`+1`, `-2`, `3`) of at most a billion either way.
+  static func amount(_ text: String) -> Int? {
+    guard let value = Int(text), abs(value) <= 1_000_000_000 else { return nil }
     return value
+  }
+}
+
+extension Action.BrightnessChange {
+  /// Parses `up`, `down` (any case), a step `+N`/`-N`, or a level 0-15.
+  public init?(parsing text: String) {
+    let argument = text.lowercased()
+    if argument == "up" {
+      self = .by(1)
+    } else if argument == "down" {
+      self = .by(-1)
+    } else if argument.hasPrefix("+") || argument.hasPrefix("-"),
+      let steps = Action.amount(argument)
+    {
+      self = .by(steps)
+    } else if let level = Int(argument), (0...Action.maximumBrightness).contains(level) {
+      self = .to(level)
+    } else {
+      return nil
+    }
   }
 }

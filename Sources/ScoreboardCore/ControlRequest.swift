@@ -97,7 +97,7 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     case "add":
       let usage = "'add' takes a field and a signed amount, as in 'add home +1'"
       try expect(2, usage)
-      guard let amount = Self.amount(arguments[1]) else {
+      guard let amount = Action.amount(arguments[1]) else {
         throw ControlSyntaxError(description: usage)
       }
       self = .add(field: arguments[0], amount: amount)
@@ -116,20 +116,10 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     case "brightness":
       let usage = "'brightness' takes a level 0-15, up, down, +N or -N"
       try expect(1, usage)
-      let argument = arguments[0].lowercased()
-      if argument == "up" {
-        self = .brightness(.by(1))
-      } else if argument == "down" {
-        self = .brightness(.by(-1))
-      } else if argument.hasPrefix("+") || argument.hasPrefix("-"),
-        let steps = Self.amount(argument)
-      {
-        self = .brightness(.by(steps))
-      } else if let level = Int(argument), (0...Action.maximumBrightness).contains(level) {
-        self = .brightness(.to(level))
-      } else {
+      guard let change = Action.BrightnessChange(parsing: arguments[0]) else {
         throw ControlSyntaxError(description: usage)
       }
+      self = .brightness(change)
     case "blank":
       let usage = "'blank' takes on or off"
       try expect(1, usage)
@@ -141,12 +131,6 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     default:
       throw ControlSyntaxError(description: "unknown command '\(words[0])'; try 'help'")
     }
-  }
-
-  /// A whole number with an optional sign, within a billion either way.
-  private static func amount(_ text: String) -> Int? {
-    guard let value = Int(text), abs(value) <= 1_000_000_000 else { return nil }
-    return value
   }
 
   /// C0 controls other than tab, and DEL: nothing a request needs, and a line break in a
