@@ -90,10 +90,7 @@ public final class Daemon {
       reportDevicesOnline()
       if !isReady {
         isReady = true
-        logger.log(
-          .info,
-          "started: \(configuration.scoreboard.fields.count) fields, \(outputs.count) display "
-            + "drivers, \(inputs.count) keypads")
+        logger.log(.info, "started: " + statusText())
         _ = notifier.notify(["READY=1", "STATUS=" + statusText()])
         reportedStatus = statusText()
       }
