@@ -137,6 +137,8 @@ fetch_kernel() {
     (cd "$kdir/debs" && apt-get -q download "linux-image-$kver" "linux-headers-$kver" \
       "linux-headers-$kabi-common" "linux-kbuild-$kabi" "linux-source-$kmm=$ksrc" >/dev/null)
     touch "$kdir/debs/complete"
+    # Debian has dropped the kernels it superseded; so does the cache.
+    find "$cache/kernel" -mindepth 1 -maxdepth 1 ! -name "$kver" -exec rm -rf {} +
   fi
   if [ ! -e "$kdir/unpacked" ]; then
     rm -rf "$kdir/root" "$kdir/hdr"
