@@ -3,6 +3,8 @@
 #   make demo    the scoreboard in this terminal, typed on this keyboard (no hardware)
 #   make test    everything CI checks: warnings as errors, formatting, all tests
 #   make test-gpiod2  all tests again, built against libgpiod 2 (downloaded, not installed)
+#   make test-hil  the daemon on real kernel devices in a QEMU virtual machine, against
+#                  libgpiod 1.6 and 2 (Tests/HIL/run.sh)
 #   make build   a release build of scoreboardd and scoreboardctl
 #   make bench   the benchmarks, which print their figures
 #   make install    install the programs, the systemd unit, the configuration and the
@@ -39,7 +41,7 @@ MAN_PAGES := docs/man/scoreboardd.8 docs/man/scoreboardd.conf.5 docs/man/scorebo
 EXAMPLES := $(wildcard Config/examples/*.conf)
 DOCS := $(wildcard docs/*.md)
 
-.PHONY: all deps toolchain build demo test test-gpiod2 bench lint format clean
+.PHONY: all deps toolchain build demo test test-gpiod2 test-hil bench lint format clean
 .PHONY: check-man install uninstall
 
 all: build
@@ -108,6 +110,12 @@ check-man:
 # (see scripts/libgpiod2.sh), and runs every test on it.
 test-gpiod2: deps toolchain
 	SWIFT="$(SWIFT)" bash scripts/libgpiod2.sh
+
+# Hardware in the loop: the release daemon, built against libgpiod 1.6 and 2, runs in a
+# QEMU guest with a Debian kernel on gpio-sim lines, a uinput keypad and a real UART (see
+# Tests/HIL/run.sh). Downloads and builds go to ~/.cache/scoreboardd/hil and .build.
+test-hil: deps toolchain
+	SWIFT="$(SWIFT)" bash Tests/HIL/run.sh
 
 # Benchmarks print their figures; they are not pass/fail tests.
 bench: deps toolchain

@@ -9,6 +9,10 @@
 # download is reused on later runs.
 #
 #   scripts/libgpiod2.sh [ARGUMENTS FOR swift test]
+#   scripts/libgpiod2.sh --prepare        only download and unpack; print the folder of
+#                                         the rewritten libgpiod.pc (for Tests/HIL)
+#   scripts/libgpiod2.sh --debian-source  only print "URI<TAB>keyring" of the Debian
+#                                         mirror the downloads come from
 #
 # Environment:
 #   SCOREBOARDD_CACHE          cache folder (default: ~/.cache/scoreboardd)
@@ -154,6 +158,17 @@ unpack() {
   mv "$pkgconfig/libgpiod.pc.new" "$pkgconfig/libgpiod.pc"
 }
 
+if [ "${1:-}" = --debian-source ]; then
+  if [ -n "${SCOREBOARDD_DEBIAN_MIRROR:-}" ]; then
+    keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+    [ -f "$keyring" ] || keyring=""
+    printf '%s\t%s\n' "$SCOREBOARDD_DEBIAN_MIRROR" "$keyring"
+  else
+    host_debian_source
+  fi
+  exit 0
+fi
+
 export PKG_CONFIG_PATH="$pkgconfig"
 if [ ! -f "$pkgconfig/libgpiod.pc" ]; then
   ls "$cache"/debs/libgpiod3_*.deb "$cache"/debs/libgpiod-dev_*.deb >/dev/null 2>&1 || download
@@ -170,6 +185,10 @@ case "$libdir" in
   *) fail "$pkgconfig/libgpiod.pc points at $libdir, outside $root" ;;
 esac
 [ -e "$libdir/libgpiod.so.3" ] || fail "$libdir has no libgpiod.so.3"
+if [ "${1:-}" = --prepare ]; then
+  echo "$pkgconfig"
+  exit 0
+fi
 echo "Building against libgpiod $version in $libdir"
 
 # SCOREBOARDD_LIBGPIOD_V2 makes the tests insist on a v2 build.

@@ -1,0 +1,378 @@
+#!/usr/bin/env bash
+# Hardware-in-the-loop tests (make test-hil): the release scoreboardd, built once
+# against libgpiod 1.6 and once against libgpiod 2, runs in a QEMU guest with a
+# Debian kernel on real kernel devices (gpio-sim lines, a uinput USB keypad, an
+# 8250 UART) through the scenarios of Tests/HIL/guest/init.
+#
+# Steps: Debian packages for the host; the current bookworm-backports kernel
+# (linux-image-amd64's dependency), its headers, kbuild and source, and libgpiod 2
+# (gpiod, libgpiod3), downloaded through a private apt configuration (the host's
+# apt sources stay untouched) into the cache folder and reused; gpio-sim built out
+# of tree for that kernel; scoreboardd and scoreboardctl built with the Swift
+# runtime linked in; one initramfs per libgpiod version; one boot each under
+# `timeout`. The S7S display's bytes, which QEMU writes to a file, are decoded here.
+#
+#   Tests/HIL/run.sh [v1] [v2]      (default: both)
+#
+# Environment:
+#   SCOREBOARDD_CACHE          cache folder (default: ~/.cache/scoreboardd); the HIL
+#                              part is $SCOREBOARDD_CACHE/hil
+#   SCOREBOARDD_DEBIAN_MIRROR  Debian mirror URI (default: the one the host's apt uses)
+#   SCOREBOARDD_HIL_TIMEOUT    seconds one boot may take (default: 240)
+#   SWIFT                      the swift driver (default: swift)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+readonly here=Tests/HIL
+readonly suite=bookworm-backports
+readonly cache_root="${SCOREBOARDD_CACHE:-${HOME:?}/.cache/scoreboardd}"
+readonly cache="$cache_root/hil"
+readonly timeout="${SCOREBOARDD_HIL_TIMEOUT:-240}"
+swift="${SWIFT:-swift}"
+versions=("$@")
+[ ${#versions[@]} -gt 0 ] || versions=(v1 v2)
+
+# Every scenario the guest reports, and every checkpoint the host decodes: a name
+# missing from a run is a failure too.
+readonly scenarios=(
+  daemon-start
+  keypad-types-score
+  s7s-shows-typed-score
+  gpio-button-press
+  gpio-button-bounce-counts-once
+  gpio-button-long-press
+  s7s-shows-button-points
+  gpio-display-lines-requested
+  gpio-buttons-lines-requested
+  gpio-display-idle-levels
+  keypad-recreated
+  s7s-shows-recreated-keypad-score
+  sighup-reload
+  s7s-sighup-moved-fields
+  state-after-sigkill
+  s7s-after-sigkill-restart
+  sigterm-exit-0
+  s7s-sigterm-final-frame
+  gpio-lines-released
+)
+
+start=$(date +%s)
+phase() { echo "=== hil $(($(date +%s) - start))s: $*"; }
+fail() {
+  echo "hil: $*" >&2
+  exit 1
+}
+
+# ---- host packages
+host_packages() {
+  local wanted=(qemu-system-x86 busybox-static cpio xz-utils gcc make libc6-dev binutils
+    gpiod libgpiod-dev pkg-config)
+  local missing=() package
+  for package in "${wanted[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
+      missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  if [ "$(id -u)" = 0 ]; then
+    echo "Installing: ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+      { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+        --no-install-recommends "${missing[@]}"; }
+  else
+    echo "The hardware-in-the-loop tests need these Debian packages. Install them with:"
+    echo "  sudo apt-get install --no-install-recommends ${missing[*]}"
+    exit 1
+  fi
+}
+
+# ---- kernel, headers, source and libgpiod 2 from bookworm-backports
+apt_private() {
+  local source mirror keyring options=""
+  source=$(bash scripts/libgpiod2.sh --debian-source)
+  mirror=${source%%$'\t'*}
+  keyring=${source#*$'\t'}
+  [ -n "$keyring" ] && options="[signed-by=$keyring] "
+  local apt="$cache/apt"
+  mkdir -p "$apt/sources.list.d" "$apt/preferences.d" "$apt/lists/partial" "$apt/archives/partial"
+  : >"$apt/status"
+  echo "deb $options$mirror $suite main" >"$apt/sources.list"
+  cat >"$apt/apt.conf" <<EOF
+Dir::Etc::SourceList "$apt/sources.list";
+Dir::Etc::SourceParts "$apt/sources.list.d";
+Dir::Etc::PreferencesParts "$apt/preferences.d";
+Dir::State::Lists "$apt/lists";
+Dir::State::status "$apt/status";
+Dir::Cache "$apt";
+Dir::Cache::Archives "$apt/archives";
+APT::Sandbox::User "root";
+Acquire::Languages "none";
+EOF
+  export APT_CONFIG="$apt/apt.conf"
+  echo "apt: $mirror $suite (private configuration in $apt)"
+}
+
+# Sets kver (6.12.NN+deb12-amd64), kdir (its cache folder) and downloads what is missing.
+fetch_kernel() {
+  apt_private
+  local kpkg=""
+  if apt-get -q update >"$cache/apt-update.log" 2>&1; then
+    kpkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
+  fi
+  if [ -z "$kpkg" ]; then
+    # Offline: the newest kernel downloaded before.
+    kver=$(find "$cache/kernel" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | sort -V | tail -n 1)
+    [ -n "$kver" ] || { cat "$cache/apt-update.log"; fail "cannot resolve linux-image-amd64 from $suite"; }
+    echo "apt-get update failed; using the cached kernel $kver"
+  else
+    kver=${kpkg#linux-image-}
+  fi
+  kdir="$cache/kernel/$kver"
+  local kabi=${kver%-amd64} kmm
+  kmm=$(echo "$kver" | cut -d. -f1-2)
+  mkdir -p "$kdir/debs"
+  if [ ! -e "$kdir/debs/complete" ]; then
+    local ksrc
+    ksrc=$(apt-cache show "linux-image-$kver" | awk '/^Version:/ { print $2; exit }')
+    echo "Downloading kernel $kver (source $ksrc) into $kdir/debs"
+    rm -f "$kdir"/debs/*.deb
+    (cd "$kdir/debs" && apt-get -q download "linux-image-$kver" "linux-headers-$kver" \
+      "linux-headers-$kabi-common" "linux-kbuild-$kabi" "linux-source-$kmm=$ksrc" >/dev/null)
+    touch "$kdir/debs/complete"
+    # Debian has dropped the kernels it superseded; so does the cache.
+    find "$cache/kernel" -mindepth 1 -maxdepth 1 ! -name "$kver" -exec rm -rf {} +
+  fi
+  if [ ! -e "$kdir/unpacked" ]; then
+    rm -rf "$kdir/root" "$kdir/hdr"
+    mkdir -p "$kdir/root" "$kdir/hdr"
+    dpkg-deb --fsys-tarfile "$kdir"/debs/linux-image-"${kver}"_*.deb |
+      tar -x -C "$kdir/root" ./boot "./lib/modules/$kver"
+    local package
+    for package in "linux-headers-$kver" "linux-headers-$kabi-common" "linux-kbuild-$kabi"; do
+      dpkg -x "$kdir"/debs/"${package}"_*.deb "$kdir/hdr"
+    done
+    # The headers' Makefile includes the common headers by their installed path.
+    sed -i "s#^include /usr/src/#include $kdir/hdr/usr/src/#" "$kdir/hdr/usr/src/linux-headers-$kver/Makefile"
+    touch "$kdir/unpacked"
+  fi
+  if [ ! -e "$cache/gpiod2/complete" ]; then
+    echo "Downloading gpiod and libgpiod3 (libgpiod 2 tools) into $cache/gpiod2"
+    rm -rf "$cache/gpiod2"
+    mkdir -p "$cache/gpiod2/debs"
+    (cd "$cache/gpiod2/debs" && apt-get -q download "gpiod/$suite" "libgpiod3/$suite" >/dev/null)
+    local deb
+    for deb in "$cache"/gpiod2/debs/*.deb; do dpkg -x "$deb" "$cache/gpiod2/root"; done
+    touch "$cache/gpiod2/complete"
+  fi
+  unset APT_CONFIG
+}
+
+# gpio-sim is not enabled in Debian's kernels: build it from the matching source,
+# with irq_sim.c, whose irq_to_desc() is not exported to modules.
+build_gpio_sim() {
+  local build="$kdir/gpio-sim" kmm
+  [ -e "$build/gpio-sim.ko" ] && return
+  kmm=$(echo "$kver" | cut -d. -f1-2)
+  rm -rf "$build"
+  mkdir -p "$build"
+  dpkg-deb --fsys-tarfile "$kdir"/debs/linux-source-"${kmm}"_*.deb |
+    tar -xO "./usr/src/linux-source-$kmm.tar.xz" | xz -dc |
+    tar -x -C "$build" --strip-components=3 --wildcards '*/drivers/gpio/gpio-sim.c' \
+      '*/kernel/irq/irq_sim.c' '*/drivers/gpio/gpiolib.h'
+  mv "$build/gpio-sim.c" "$build/gpio-sim-main.c"
+  sed -i 's/handle_simple_irq(irq_to_desc(irqnum));/generic_handle_irq_safe(irqnum);/' "$build/irq_sim.c"
+  grep -q generic_handle_irq_safe "$build/irq_sim.c" || fail "irq_sim.c: the irq_to_desc fix did not apply"
+  printf 'obj-m := gpio-sim.o\ngpio-sim-y := gpio-sim-main.o irq_sim.o\n' >"$build/Kbuild"
+  make -s -C "$kdir/hdr/usr/src/linux-headers-$kver" M="$build" CONFIG_DEBUG_INFO_BTF_MODULES= \
+    modules
+  [ -e "$build/gpio-sim.ko" ] || fail "gpio-sim.ko was not built"
+}
+
+# ---- scoreboardd and scoreboardctl, release, Swift runtime linked in
+build_daemon() { # v1|v2
+  local version=$1
+  local flags=(-c release --static-swift-stdlib --scratch-path ".build/hil-$version")
+  if [ "$version" = v2 ]; then
+    local pkgconfig libdir
+    pkgconfig=$(bash scripts/libgpiod2.sh --prepare | tail -n 1)
+    libdir=$(PKG_CONFIG_PATH="$pkgconfig" pkg-config --variable=libdir libgpiod)
+    export PKG_CONFIG_PATH="$pkgconfig"
+    flags+=(-Xswiftc -DSCOREBOARDD_LIBGPIOD_V2 -Xlinker -rpath -Xlinker "$libdir")
+  fi
+  local product
+  for product in scoreboardd scoreboardctl; do
+    "$swift" build "${flags[@]}" --product "$product" || fail "swift build of $product ($version) failed"
+  done
+  unset PKG_CONFIG_PATH
+  bindir=$("$swift" build "${flags[@]}" --show-bin-path)
+}
+
+build_helpers() {
+  mkdir -p "$cache/bin"
+  local helper
+  for helper in uinput-kbd sim-pull; do
+    gcc -O2 -static -Wall -Wextra -Werror -o "$cache/bin/$helper" "$here/src/$helper.c"
+  done
+  gcc -O2 -Wall -Wextra -Werror -o "$cache/bin/s7s-decode" "$here/src/s7s-decode.c"
+}
+
+# ---- initramfs
+copy_with_libraries() { # ROOT PROGRAM DESTINATION [LD_LIBRARY_PATH]
+  local root=$1 program=$2 destination=$3 library
+  install -D -m 755 "$program" "$root$destination"
+  while read -r library; do
+    case "$library" in
+      /lib64/*) install -D -m 755 "$(readlink -f "$library")" "$root$library" ;;
+      *) install -D -m 755 "$(readlink -f "$library")" "$root/lib/x86_64-linux-gnu/${library##*/}" ;;
+    esac
+  done < <(LD_LIBRARY_PATH=${4:-} ldd "$program" | grep -o '/[^ ]*' || true)
+}
+
+module_file() { # NAME -> .ko or .ko.xz of the kernel, or the gpio-sim build
+  local name=${1//-/_}
+  if [ "$name" = gpio_sim ]; then
+    echo "$kdir/gpio-sim/gpio-sim.ko"
+    return
+  fi
+  find "$kdir/root/lib/modules/$kver/kernel" \( -name "$name.ko*" -o -name "${name//_/-}.ko*" \) |
+    head -n 1
+}
+
+module_dependencies() { # FILE -> the names in its modinfo "depends=", without kmod
+  case "$1" in
+    *.xz) xz -dc "$1" ;;
+    *) cat "$1" ;;
+  esac | tr '\0' '\n' | sed -n 's/^depends=//p' | tr ',' ' '
+}
+
+declare -A modules_done=()
+module_order=()
+add_module() { # ROOT NAME: the module and its dependencies, dependencies first
+  local root=$1 name=$2 file dependency
+  [ -n "${modules_done[$name]:-}" ] && return
+  modules_done[$name]=1
+  file=$(module_file "$name")
+  [ -n "$file" ] || fail "kernel module $name not found in $kver"
+  for dependency in $(module_dependencies "$file"); do
+    add_module "$root" "$dependency"
+  done
+  case "$file" in
+    */gpio-sim/*) strip --strip-debug -o "$root/lib/modules/$name.ko" "$file" ;;
+    *.xz) xz -dc "$file" >"$root/lib/modules/$name.ko" ;;
+    *) cp "$file" "$root/lib/modules/$name.ko" ;;
+  esac
+  module_order+=("$name")
+}
+
+pack_initramfs() { # v1|v2 -> $cache/run/$version/initramfs.cpio
+  local version=$1 out="$cache/run/$1" root tool
+  root="$out/root"
+  rm -rf "$root"
+  mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,proc,sys,dev,tmp,run,var,etc/hil,lib/modules}
+  cp /bin/busybox "$root/bin/busybox"
+  for tool in $(/bin/busybox --list); do
+    [ -e "$root/bin/$tool" ] || ln -s busybox "$root/bin/$tool"
+  done
+  copy_with_libraries "$root" "$bindir/scoreboardd" /usr/local/bin/scoreboardd
+  copy_with_libraries "$root" "$bindir/scoreboardctl" /usr/local/bin/scoreboardctl
+  for tool in uinput-kbd sim-pull; do install -m 755 "$cache/bin/$tool" "$root/usr/local/bin/$tool"; done
+  local gpiod_bin=/usr/bin gpiod_lib=""
+  if [ "$version" = v2 ]; then
+    gpiod_bin="$cache/gpiod2/root/usr/bin"
+    gpiod_lib="$cache/gpiod2/root/usr/lib/x86_64-linux-gnu"
+  fi
+  for tool in gpiodetect gpioinfo gpioget gpioset; do
+    copy_with_libraries "$root" "$gpiod_bin/$tool" "/usr/local/bin/$tool" "$gpiod_lib"
+  done
+  modules_done=()
+  module_order=()
+  for tool in configfs gpio-sim evdev uinput; do add_module "$root" "$tool"; done
+  printf '%s\n' "${module_order[@]}" >"$root/lib/modules/load-order"
+  install -m 755 "$here/guest/init" "$root/init"
+  cp "$here/configs/hil.conf" "$here/configs/hil-moved.conf" "$root/etc/hil/"
+  echo "$version" >"$root/etc/hil/libgpiod"
+  (cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --owner=0:0 --quiet) \
+    >"$out/initramfs.cpio"
+  rm -rf "$root"
+}
+
+# ---- one boot
+boot() { # v1|v2: 0 when every scenario passed
+  local version=$1 out="$cache/run/$1" code=0
+  rm -f "$out/console.log" "$out/ttyS1.bin" "$out/report.txt"
+  local began
+  began=$(date +%s)
+  timeout "$timeout" qemu-system-x86_64 -M pc -accel tcg -cpu max -smp 1 -m 1024 \
+    -nodefaults -no-user-config -display none -no-reboot \
+    -serial stdio -serial "file:$out/ttyS1.bin" -serial "file:$out/report.txt" \
+    -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+    -kernel "$kdir/root/boot/vmlinuz-$kver" -initrd "$out/initramfs.cpio" \
+    -append "console=ttyS0 quiet loglevel=4 panic=-1" \
+    </dev/null >"$out/console.log" 2>&1 || code=$?
+  echo "$version: qemu exit code $code after $(($(date +%s) - began))s" \
+    "(1: all passed, 3: a scenario failed, 124: timeout)"
+  "$cache/bin/s7s-decode" "$out/ttyS1.bin" >"$out/s7s.txt" 2>&1 || true
+  cat "$out/report.txt" "$out/s7s.txt" 2>/dev/null | tr -d '\r' | grep -E '^(PASS|FAIL) ' \
+    >"$out/results.txt" || true
+  local ok=yes name
+  [ "$code" -eq 1 ] || ok=no
+  grep -q '^FAIL ' "$out/results.txt" && ok=no
+  grep -q '^VIOLATION' "$out/s7s.txt" && ok=no
+  for name in "${scenarios[@]}"; do
+    grep -q -E "^(PASS|FAIL) $name(:|$)" "$out/results.txt" || {
+      echo "FAIL $name: not reported (the guest stopped early?)" >>"$out/results.txt"
+      ok=no
+    }
+  done
+  if [ "$ok" = no ]; then
+    echo "---- $version: guest console ($out/console.log)"
+    cat "$out/console.log"
+    echo "---- $version: report port ($out/report.txt)"
+    cat "$out/report.txt" 2>/dev/null
+    echo "---- $version: S7S capture decoded on the host ($out/ttyS1.bin)"
+    cat "$out/s7s.txt"
+    od -A d -t x1 "$out/ttyS1.bin" | head -n 60
+    echo "---- end of $version diagnostics"
+    return 1
+  fi
+}
+
+summary() {
+  local name version result
+  printf '\n%-36s' scenario
+  for version in "${versions[@]}"; do printf ' %-6s' "$version"; done
+  printf '\n'
+  for name in "${scenarios[@]}"; do
+    printf '%-36s' "$name"
+    for version in "${versions[@]}"; do
+      result=$(grep -E "^(PASS|FAIL) $name(:|$)" "$cache/run/$version/results.txt" | head -n 1 |
+        cut -d' ' -f1)
+      printf ' %-6s' "${result:-FAIL}"
+    done
+    printf '\n'
+  done
+  for version in "${versions[@]}"; do
+    sed -n "s/^FAIL /  $version: /p" "$cache/run/$version/results.txt"
+  done
+}
+
+phase "host packages"
+host_packages
+mkdir -p "$cache"
+phase "kernel from $suite"
+fetch_kernel
+echo "kernel $kver in $kdir"
+phase "gpio-sim for $kver"
+build_gpio_sim
+build_helpers
+status=0
+for version in "${versions[@]}"; do
+  case "$version" in v1 | v2) ;; *) fail "unknown libgpiod version '$version' (v1 or v2)" ;; esac
+  phase "scoreboardd against libgpiod $version"
+  build_daemon "$version"
+  phase "initramfs ($version)"
+  pack_initramfs "$version"
+  phase "boot ($version)"
+  boot "$version" || status=1
+done
+summary
+phase "done: $([ "$status" -eq 0 ] && echo PASS || echo FAIL)"
+exit "$status"

@@ -1,0 +1,44 @@
+/* Presses a button wired to a gpio-sim line by writing its sysfs "pull" attribute
+ * with exact timing, for the guest of the hardware-in-the-loop tests:
+ *
+ *   sim-pull /sys/devices/platform/gpio-sim.0/gpiochip0/sim_gpio17/pull down 3 up 3 down 200 up
+ *
+ * "down" and "up" write pull-down and pull-up; a number waits that many milliseconds.
+ * A shell cannot toggle a line within a few milliseconds reliably; this can. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        fprintf(stderr, "usage: sim-pull PULL-ATTRIBUTE (down|up|MILLISECONDS)...\n");
+        return 64;
+    }
+    int fd = open(argv[1], O_WRONLY);
+    if (fd < 0) {
+        fprintf(stderr, "sim-pull: %s: %s\n", argv[1], strerror(errno));
+        return 1;
+    }
+    for (int i = 2; i < argc; i++) {
+        const char *value = NULL;
+        if (!strcmp(argv[i], "down")) value = "pull-down";
+        else if (!strcmp(argv[i], "up")) value = "pull-up";
+        if (value) {
+            if (pwrite(fd, value, strlen(value), 0) < 0) {
+                fprintf(stderr, "sim-pull: write %s: %s\n", value, strerror(errno));
+                return 1;
+            }
+        } else {
+            long ms = strtol(argv[i], NULL, 10);
+            struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+            while (nanosleep(&t, &t) < 0 && errno == EINTR) {
+            }
+        }
+    }
+    close(fd);
+    return 0;
+}
