@@ -45,7 +45,10 @@ struct ProcessCounters {
   var readCalls = 0
   var writeCalls = 0
 
-  var wakeups: Int { voluntarySwitches + involuntarySwitches }
+  /// Each time the process went to sleep and was woken: its voluntary context switches.
+  /// (Involuntary ones are preemptions while it runs, such as by the kernel worker that
+  /// a write to a terminal wakes.)
+  var wakeups: Int { voluntarySwitches }
 }
 
 /// One running subject with its own keypad (a FIFO carrying `input_event` records) and

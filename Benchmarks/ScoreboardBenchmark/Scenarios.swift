@@ -83,6 +83,8 @@ struct Scenarios {
     var residentKilobytes: [Subject: Int] = [:]
     var editingWakeupsPerSecond: [Double] = []
     var editingCPU: Int64 = 0
+    /// Involuntary context switches (preemptions) per second while editing.
+    var editingPreemptionsPerSecond = 0.0
     var watchdogWakeupsPerSecond: [Double] = []
     var watchdogPings = 0
     var seconds = 0.0
@@ -150,6 +152,9 @@ struct Scenarios {
       let cpu = previous[index].cpuNanoseconds - first[index].cpuNanoseconds
       if instance === editing {
         result.editingCPU = cpu
+        result.editingPreemptionsPerSecond =
+          Double(previous[index].involuntarySwitches - first[index].involuntarySwitches)
+          / seconds
       } else if instance !== watchdog {
         result.cpu[instance.subject] = cpu
         result.residentKilobytes[instance.subject] = previous[index].residentKilobytes

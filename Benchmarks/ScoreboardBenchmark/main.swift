@@ -253,7 +253,8 @@ row([
   ratio(stale[0].median, stale[1].median), ratio(stale[0].median, frameTime),
 ])
 comparisonRow(
-  "wakeups/s idle (6 windows of \(format(idle.seconds / 6, 0)) s)", idleWakeups, digits: 2)
+  "wakeups/s idle (voluntary context switches; 6 windows of \(format(idle.seconds / 6, 0)) s)",
+  idleWakeups, digits: 2)
 let idleCPU = Subject.allCases.map { Double(idle.cpu[$0] ?? 0) / 1e6 }
 row([
   "CPU time idle over \(Int(idle.seconds)) s, ms", format(idleCPU[0], 3), format(idleCPU[1], 3),
@@ -262,6 +263,10 @@ row([
 row([
   "wakeups/s while a field is edited (500 ms blink)",
   Spread(values: idle.editingWakeupsPerSecond).text(2), "n/a (no editing)", "n/a", "–", "–",
+])
+row([
+  "preemptions/s while editing (involuntary context switches)",
+  format(idle.editingPreemptionsPerSecond, 2), "n/a", "n/a", "–", "–",
 ])
 row([
   "CPU time while editing, \(Int(idle.seconds)) s, ms", format(Double(idle.editingCPU) / 1e6, 3),
@@ -333,7 +338,7 @@ row(["---", "---", "---", "---"])
 }
 perKey("read system calls", \.readsPerKey)
 perKey("write system calls", \.writesPerKey)
-perKey("context switches", \.wakeupsPerKey)
+perKey("wakeups (voluntary context switches)", \.wakeupsPerKey)
 perKey("flood throughput, thousand keys/s") { Double($0.keys) / $0.seconds / 1000 }
 let floorStaleness = staleness[.floor]!
 line()
