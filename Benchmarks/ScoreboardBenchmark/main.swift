@@ -232,6 +232,9 @@ row([
 ])
 line()
 
+line("What limits the targets not met, and how far to trust each: see \"Reading the results\".")
+line()
+
 line("## Figures")
 line()
 line(
