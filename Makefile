@@ -6,7 +6,7 @@
 #   make test-hil  the daemon on real kernel devices in a QEMU virtual machine, against
 #                  libgpiod 1.6 and 2 (Tests/HIL/run.sh)
 #   make build   a release build of scoreboardd and scoreboardctl
-#   make bench   the benchmarks, which print their figures
+#   make bench   the benchmarks, which print their figures and write Benchmarks/results.md
 #   make install    install the programs, the systemd unit, the configuration and the
 #                   man pages (PREFIX=/usr/local, DESTDIR= for a staging directory)
 #   make uninstall  remove them again, but for the configuration and the state
@@ -117,10 +117,11 @@ test-gpiod2: deps toolchain
 test-hil: deps toolchain
 	SWIFT="$(SWIFT)" bash Tests/HIL/run.sh
 
-# Benchmarks print their figures; they are not pass/fail tests.
+# Benchmarks print their figures and write Benchmarks/results.md; they are not pass/fail
+# tests. scoreboardd against a Python peer (pyserial from PyPI, in a virtual environment
+# under ~/.cache/scoreboardd) and a C floor, then the GPIO frame times. About 3 minutes plus the build.
 bench: deps toolchain
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product GPIOFrameBenchmark
-	"$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/GPIOFrameBenchmark"
+	SWIFT="$(SWIFT)" bash Benchmarks/run.sh
 
 # The release binaries are rebuilt only when a source is newer, so that after
 # `make build` as yourself, `sudo make install` needs no Swift on root's PATH and

@@ -39,6 +39,11 @@ let package = Package(
     .executableTarget(
       name: "GPIOFrameBenchmark", dependencies: ["ScoreboardDrivers", "LinuxIO"],
       path: "Benchmarks/GPIOFrameTime"),
+    // scoreboardd against a Python peer and a C floor: latency, staleness, idle cost,
+    // memory, start-up and CPU per key (`make bench` runs it through Benchmarks/run.sh).
+    .executableTarget(
+      name: "ScoreboardBenchmark", dependencies: ["LinuxIO", "ProtocolDecoders", "ScoreboardCore"],
+      path: "Benchmarks/ScoreboardBenchmark"),
 
     .testTarget(name: "ScoreboardCoreTests", dependencies: ["ScoreboardCore"]),
     .testTarget(name: "ScoreboardConfigTests", dependencies: ["ScoreboardConfig"]),

@@ -1,0 +1,360 @@
+// The benchmarks of scoreboardd against a Python peer and a C floor (`make bench`).
+//
+// Every subject gets the same keys as `input_event` records in a FIFO that stands for its
+// evdev keypad, and writes S7S bytes to a pseudo-terminal whose master side this
+// program reads and decodes. It prints the results as Markdown on standard output and
+// its progress on standard error. See Benchmarks/README.md.
+//
+//   ScoreboardBenchmark --scoreboardd PATH --python PATH --peer PATH --floor PATH
+//                       [--scoreboardd-stripped-bytes N] [--floor-stripped-bytes N] [--quick]
+
+@preconcurrency import Glibc
+import LinuxIO
+
+// MARK: - Arguments
+
+var options: [String: String] = [:]
+var quick = false
+var argumentList = CommandLine.arguments.dropFirst()
+while let argument = argumentList.popFirst() {
+  if argument == "--quick" {
+    quick = true
+  } else if argument.hasPrefix("--"), let value = argumentList.popFirst() {
+    options[String(argument.dropFirst(2))] = value
+  } else {
+    fputs("usage: see Benchmarks/ScoreboardBenchmark/main.swift\n", stderr)
+    exit(64)
+  }
+}
+guard let scoreboardd = options["scoreboardd"], let python = options["python"],
+  let peerScript = options["peer"], let floorProgram = options["floor"]
+else {
+  fputs("ScoreboardBenchmark: --scoreboardd, --python, --peer and --floor are required\n", stderr)
+  exit(64)
+}
+signal(SIGPIPE, SIG_IGN)
+
+let scenarios = Scenarios(
+  programs: Programs(
+    scoreboardd: scoreboardd, python: python, peerScript: peerScript, floor: floorProgram),
+  scale: quick ? 0.05 : 1)
+
+func progress(_ text: String) {
+  fputs("bench: \(text)\n", stderr)
+}
+
+// MARK: - Statistics
+
+func percentile<T: BinaryInteger>(_ sorted: [T], _ fraction: Double) -> T {
+  sorted[min(Int(Double(sorted.count - 1) * fraction + 0.5), sorted.count - 1)]
+}
+
+/// A figure over repeated runs: its median and its range.
+struct Spread {
+  var values: [Double]
+  var median: Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+  var minimum: Double { values.min() ?? 0 }
+  var maximum: Double { values.max() ?? 0 }
+
+  func text(_ digits: Int = 1) -> String {
+    "\(format(median, digits)) (\(format(minimum, digits))–\(format(maximum, digits)))"
+  }
+}
+
+func format(_ value: Double, _ digits: Int = 1) -> String {
+  var scale = 1.0
+  for _ in 0..<digits {
+    scale *= 10
+  }
+  let rounded = (value * scale).rounded() / scale
+  if digits == 0 {
+    return String(Int(rounded))
+  }
+  let whole = Int(rounded.magnitude)
+  let fraction = Int(((rounded.magnitude - Double(whole)) * scale).rounded())
+  let fractionText = String(fraction)
+  let padded = String(repeating: "0", count: max(digits - fractionText.count, 0)) + fractionText
+  return (rounded < 0 ? "-" : "") + "\(whole).\(padded)"
+}
+
+func ratio(_ numerator: Double, _ denominator: Double) -> String {
+  denominator > 0 ? format(numerator / denominator, 2) + "x" : "–"
+}
+
+// MARK: - Runs
+
+let latencyRuns = 3
+let latencyKeys = scenarios.count(10_000)
+var latency: [Subject: (p50: [Double], p99: [Double], max: [Double])] = [:]
+for run in 1...latencyRuns {
+  for subject in Subject.allCases {
+    progress("key-to-wire, \(subject), run \(run) of \(latencyRuns) (\(latencyKeys) keys)")
+    let samples = try scenarios.keyToWire(subject, keys: latencyKeys).sorted()
+    latency[subject, default: ([], [], [])].p50.append(Double(percentile(samples, 0.5)) / 1000)
+    latency[subject, default: ([], [], [])].p99.append(Double(percentile(samples, 0.99)) / 1000)
+    latency[subject, default: ([], [], [])].max.append(Double(samples.last ?? 0) / 1000)
+  }
+}
+
+let bursts = quick ? 2 : 5
+let burstKeys = 1000
+var staleness: [Subject: [Double]] = [:]
+for subject in Subject.allCases {
+  progress("slow-wire staleness, \(subject) (\(bursts) bursts of \(burstKeys) keys at 9600 baud)")
+  staleness[subject] = try scenarios.staleness(subject, bursts: bursts, keys: burstKeys).map {
+    Double($0) / 1e6
+  }
+}
+/// A full S7S frame, as the peer writes: 4 raw digit commands of 2 bytes.
+let frameBytes = 8
+let frameTime = Double(frameBytes) * 1000 / 960
+
+let idleSeconds = quick ? 6.0 : 30.0
+let watchdogSeconds = 10
+progress("idle and editing, every subject at once (\(Int(idleSeconds)) s)")
+let idle = try scenarios.idle(seconds: idleSeconds, windows: 6, watchdogSeconds: watchdogSeconds)
+
+let floodRuns = 3
+let floodKeys = scenarios.count(100_000)
+var floods: [Subject: (residentBefore: Int, runs: [Scenarios.FloodRun])] = [:]
+for subject in Subject.allCases {
+  progress("flood, \(subject) (\(floodRuns) floods of \(floodKeys) keys)")
+  floods[subject] = try scenarios.flood(subject, runs: floodRuns, keys: floodKeys)
+}
+
+let starts = quick ? 5 : 20
+var startUps: [Subject: [Scenarios.StartUp]] = [:]
+for run in 1...starts {
+  if run == 1 || run == starts {
+    progress("start-up, run \(run) of \(starts)")
+  }
+  for subject in Subject.allCases {
+    startUps[subject, default: []].append(try scenarios.startUp(subject))
+  }
+}
+
+// MARK: - Report
+
+var report = ""
+@MainActor func line(_ text: String = "") {
+  report += text + "\n"
+}
+@MainActor func row(_ cells: [String]) {
+  line("| " + cells.joined(separator: " | ") + " |")
+}
+
+let latencyP50 = Subject.allCases.map { Spread(values: latency[$0]!.p50) }
+let latencyP99 = Subject.allCases.map { Spread(values: latency[$0]!.p99) }
+let latencyMax = Subject.allCases.map { Spread(values: latency[$0]!.max) }
+let stale = Subject.allCases.map { Spread(values: staleness[$0]!) }
+let idleWakeups = Subject.allCases.map { Spread(values: idle.wakeupsPerSecond[$0]!) }
+let cpuPerKey = Subject.allCases.map { subject in
+  Spread(values: floods[subject]!.runs.map { $0.cpuPerKey / 1000 })
+}
+let scheduledPerKey = Subject.allCases.map { subject in
+  Spread(values: floods[subject]!.runs.map { $0.scheduledPerKey / 1000 })
+}
+let residentAfterFirst = Subject.allCases.map {
+  Double(floods[$0]!.runs.first!.after.residentKilobytes)
+}
+let residentAfterLast = Subject.allCases.map {
+  Double(floods[$0]!.runs.last!.after.residentKilobytes)
+}
+let firstByte = Subject.allCases.map { subject in
+  Spread(values: startUps[subject]!.map { Double($0.firstByte) / 1e6 })
+}
+let readyTimes = startUps[.scoreboardd]!.compactMap(\.ready).map { Double($0) / 1e6 }
+let ready = Spread(values: readyTimes)
+let sortedReady = readyTimes.sorted()
+let readyP10 = sortedReady[Int(Double(sortedReady.count - 1) * 0.1)]
+let readyP90 = sortedReady[Int(Double(sortedReady.count - 1) * 0.9)]
+
+/// One row of the figures table from a spread per subject (floor column optional).
+@MainActor func comparisonRow(
+  _ name: String, _ values: [Spread], digits: Int = 1, floor: String? = nil
+) {
+  let floorMedian = values[2].median
+  row([
+    name, values[0].text(digits), values[1].text(digits), floor ?? values[2].text(digits),
+    ratio(values[0].median, values[1].median),
+    floor == nil ? ratio(values[0].median, floorMedian) : "–",
+  ])
+}
+
+line("## Targets")
+line()
+row(["target", "measured", "met"])
+row(["---", "---", "---"])
+let p50Ratio = latencyP50[0].median / latencyP50[2].median
+let p99Ratio = latencyP99[0].median / latencyP99[2].median
+func met(_ condition: Bool) -> String { condition ? "yes" : "**no**" }
+/// A floor slower than the daemon measures the harness, not the floor: such a ratio
+/// proves nothing either way.
+func metAgainstFloor(_ ratio: Double) -> String {
+  ratio < 1 ? "unproven: the floor measured slower than scoreboardd" : met(ratio <= 1.2)
+}
+row([
+  "key-to-wire p50 within 1.2x of the floor",
+  "\(format(latencyP50[0].median)) µs vs \(format(latencyP50[2].median)) µs: "
+    + "\(format(p50Ratio, 2))x",
+  metAgainstFloor(p50Ratio),
+])
+row([
+  "key-to-wire p99 within 1.2x of the floor",
+  "\(format(latencyP99[0].median)) µs vs \(format(latencyP99[2].median)) µs: "
+    + "\(format(p99Ratio, 2))x",
+  metAgainstFloor(p99Ratio),
+])
+row([
+  "staleness after a 1,000-key burst at 9600 baud within two frame times "
+    + "(\(format(2 * frameTime)) ms)",
+  "\(format(stale[0].median)) ms (worst \(format(stale[0].maximum)) ms)",
+  met(stale[0].maximum <= 2 * frameTime),
+])
+let idleWakeupCount =
+  (idle.wakeupsPerSecond[.scoreboardd] ?? []).reduce(0, +)
+  * idle.seconds / Double(idle.wakeupsPerSecond[.scoreboardd]?.count ?? 1)
+row([
+  "zero wakeups while idle (\(Int(idle.seconds)) s, watchdog off)",
+  "\(format(idleWakeupCount, 0)) wakeups",
+  met(idleWakeupCount.rounded() == 0),
+])
+let residentGrowth = residentAfterLast[0] - residentAfterFirst[0]
+row([
+  "RSS under 8 MB and flat",
+  "\(format(residentAfterLast[0] / 1024, 2)) MB after \(floodRuns * floodKeys) keys; "
+    + "\(format(residentGrowth, 0)) kB from key \(floodKeys) to \(floodRuns * floodKeys)",
+  met(residentAfterLast[0] < 8 * 1024 && residentGrowth <= 64),
+])
+row([
+  "start-up (exec to READY=1) under 50 ms",
+  "\(format(ready.median)) ms median",
+  met(ready.median < 50),
+])
+line()
+
+line("What limits the targets not met, and how far to trust each: see \"Reading the results\".")
+line()
+
+line("## Figures")
+line()
+line(
+  "Median over the runs, with the range (min–max) across runs or sampling windows in "
+    + "brackets. Ratios compare medians.")
+line()
+row([
+  "figure", "scoreboardd", "peer (Python)", "floor (C)", "scoreboardd / peer",
+  "scoreboardd / floor",
+])
+row(["---", "---", "---", "---", "---", "---"])
+comparisonRow(
+  "key-to-wire p50, µs (\(latencyRuns) runs of \(latencyKeys) keys)", latencyP50)
+comparisonRow("key-to-wire p99, µs", latencyP99)
+comparisonRow("key-to-wire max, µs", latencyMax)
+row([
+  "staleness after \(burstKeys) keys at 9600 baud, ms (\(bursts) bursts)", stale[0].text(),
+  stale[1].text(), "\(format(frameTime)) (one frame's wire time)",
+  ratio(stale[0].median, stale[1].median), ratio(stale[0].median, frameTime),
+])
+comparisonRow(
+  "wakeups/s idle (voluntary context switches; 6 windows of \(format(idle.seconds / 6, 0)) s)",
+  idleWakeups, digits: 2)
+let idleCPU = Subject.allCases.map { Double(idle.cpu[$0] ?? 0) / 1e6 }
+row([
+  "CPU time idle over \(Int(idle.seconds)) s, ms", format(idleCPU[0], 3), format(idleCPU[1], 3),
+  format(idleCPU[2], 3), "–", "–",
+])
+row([
+  "wakeups/s while a field is edited (500 ms blink)",
+  Spread(values: idle.editingWakeupsPerSecond).text(2), "n/a (no editing)", "n/a", "–", "–",
+])
+row([
+  "preemptions/s while editing (involuntary context switches)",
+  format(idle.editingPreemptionsPerSecond, 2), "n/a", "n/a", "–", "–",
+])
+row([
+  "CPU time while editing, \(Int(idle.seconds)) s, ms", format(Double(idle.editingCPU) / 1e6, 3),
+  "n/a", "n/a", "–", "–",
+])
+row([
+  "wakeups/s idle with WATCHDOG_USEC=\(watchdogSeconds) s",
+  Spread(values: idle.watchdogWakeupsPerSecond).text(2)
+    + " (\(idle.watchdogPings) WATCHDOG=1 in \(Int(idle.seconds)) s)",
+  "n/a", "n/a", "–", "–",
+])
+let residentIdle = Subject.allCases.map { Double(idle.residentKilobytes[$0] ?? 0) }
+row(
+  ["RSS idle, kB"] + residentIdle.map { format($0, 0) }
+    + [ratio(residentIdle[0], residentIdle[1]), ratio(residentIdle[0], residentIdle[2])])
+row(
+  ["RSS after \(floodKeys) keys, kB"] + residentAfterFirst.map { format($0, 0) }
+    + [
+      ratio(residentAfterFirst[0], residentAfterFirst[1]),
+      ratio(residentAfterFirst[0], residentAfterFirst[2]),
+    ])
+row(
+  ["RSS after \(floodRuns * floodKeys) keys, kB"] + residentAfterLast.map { format($0, 0) }
+    + [
+      ratio(residentAfterLast[0], residentAfterLast[1]),
+      ratio(residentAfterLast[0], residentAfterLast[2]),
+    ])
+let peakResident = Subject.allCases.map {
+  Double(floods[$0]!.runs.last!.after.peakResidentKilobytes)
+}
+row(
+  ["peak RSS (VmHWM) of the flood, kB"] + peakResident.map { format($0, 0) }
+    + [ratio(peakResident[0], peakResident[1]), ratio(peakResident[0], peakResident[2])])
+let binaryBytes = Double(options["scoreboardd-stripped-bytes"] ?? "0") ?? 0
+let floorBytes = Double(options["floor-stripped-bytes"] ?? "0") ?? 0
+let peerBytes = Double(options["peer-bytes"] ?? "0") ?? 0
+row([
+  "program size, kB (stripped binary; the peer: its script, plus Python and pyserial)",
+  format(binaryBytes / 1024, 0), format(peerBytes / 1024, 1), format(floorBytes / 1024, 1), "–",
+  "–",
+])
+row([
+  "start-up, exec to READY=1, ms (\(starts) starts)",
+  "\(format(ready.median)) (p10–p90 \(format(readyP10))–\(format(readyP90)), "
+    + "\(format(ready.minimum))–\(format(ready.maximum)))",
+  "n/a (no sd_notify)", "n/a", "–", "–",
+])
+comparisonRow("start-up, exec to the first byte on the display, ms", firstByte)
+comparisonRow(
+  "CPU (user+sys) per key over \(floodKeys)-key floods, µs (\(floodRuns) floods)", cpuPerKey,
+  digits: 2)
+comparisonRow("the same from /proc/PID/schedstat, µs", scheduledPerKey, digits: 2)
+line()
+
+line("## What the subjects do per key (flood)")
+line()
+line(
+  "Counted by the kernel over the floods (/proc/PID/io syscr and syscw, /proc/PID/status "
+    + "context switches): what limits each subject's cost per key.")
+line()
+row(["per key", "scoreboardd", "peer (Python)", "floor (C)"])
+row(["---", "---", "---", "---"])
+@MainActor func perKey(_ name: String, _ value: (Scenarios.FloodRun) -> Double) {
+  row(
+    [name]
+      + Subject.allCases.map { subject in
+        Spread(values: floods[subject]!.runs.map(value)).text(2)
+      })
+}
+perKey("read system calls", \.readsPerKey)
+perKey("write system calls", \.writesPerKey)
+perKey("wakeups (voluntary context switches)", \.wakeupsPerKey)
+perKey("flood throughput, thousand keys/s") { Double($0.keys) / $0.seconds / 1000 }
+let floorStaleness = staleness[.floor]!
+line()
+line(
+  "The floor program answers every key, so after a burst its line is "
+    + "\(format(Spread(values: floorStaleness).median)) ms behind "
+    + "(\(burstKeys) answers of \(Instance.floorFrameSize) bytes at 960 bytes/s); the "
+    + "staleness row compares with the physical floor instead, one full frame "
+    + "(\(frameBytes) bytes) on the wire.")
+
+print(report, terminator: "")

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# make bench: builds the release binaries, the Python peer's virtual environment and the
+# C floor, runs the benchmarks and writes Benchmarks/results.md (also printed).
+#
+#   bash Benchmarks/run.sh [--quick]     (--quick: short runs, to check the harness)
+#
+# SWIFT names the swift driver (default: swift). The virtual environment and the floor
+# binary live in ${SCOREBOARDD_CACHE:-$HOME/.cache/scoreboardd}, outside the clone.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+swift=${SWIFT:-swift}
+cache=${SCOREBOARDD_CACHE:-$HOME/.cache/scoreboardd}
+venv=$cache/bench-venv
+results=Benchmarks/results.md
+release_flags=(-c release --static-swift-stdlib -Xswiftc -warnings-as-errors)
+
+echo "bench: building scoreboardd and the benchmarks (release, static Swift runtime)" >&2
+"$swift" build "${release_flags[@]}" --product scoreboardd
+"$swift" build "${release_flags[@]}" --product ScoreboardBenchmark
+"$swift" build "${release_flags[@]}" --product GPIOFrameBenchmark
+bin=$("$swift" build "${release_flags[@]}" --show-bin-path)
+
+mkdir -p "$cache"
+if ! "$venv/bin/python" -c 'import serial' 2>/dev/null; then
+  echo "bench: creating $venv with pyserial from PyPI" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check pyserial
+fi
+floor=$cache/bench-floor
+cc -O2 -Wall -Wextra -Werror -o "$floor" Benchmarks/peers/floor.c
+
+stripped=$(mktemp)
+trap 'rm -f "$stripped" "$stripped.floor"' EXIT
+strip -o "$stripped" "$bin/scoreboardd"
+strip -o "$stripped.floor" "$floor"
+
+# The machine and the versions of everything measured.
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+swift_version=$("$swift" --version 2>&1 | sed -n 's/.*Swift version \([^ ]*\).*/\1/p' | head -n 1)
+python_version=$("$venv/bin/python" -c 'import platform; print(platform.python_version())')
+pyserial_version=$("$venv/bin/python" -c 'import serial; print(serial.__version__)')
+gpiod_version=$(pkg-config --modversion libgpiod 2>/dev/null || echo unknown)
+
+report=$(mktemp)
+trap 'rm -f "$stripped" "$stripped.floor" "$report"' EXIT
+"$bin/ScoreboardBenchmark" \
+  --scoreboardd "$bin/scoreboardd" --python "$venv/bin/python" \
+  --peer Benchmarks/peers/scoreboard_peer.py --floor "$floor" \
+  --scoreboardd-stripped-bytes "$(stat -c %s "$stripped")" \
+  --floor-stripped-bytes "$(stat -c %s "$stripped.floor")" \
+  --peer-bytes "$(stat -c %s Benchmarks/peers/scoreboard_peer.py)" \
+  "$@" >"$report"
+
+{
+  echo "# Benchmark results"
+  echo
+  echo "Written by \`make bench\` (Benchmarks/run.sh); how each figure is measured is in"
+  echo "[Benchmarks/README.md](README.md)."
+  echo
+  echo "- machine: $(uname -m), ${cpu:-unknown CPU}, $(nproc) cores"
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "- versions: Swift $swift_version, Linux $(uname -r), Python $python_version," \
+    "pyserial $pyserial_version, libgpiod $gpiod_version"
+  if [[ " $* " == *" --quick "* ]]; then
+    echo "- **quick run** (--quick): short runs that check the harness, not figures to quote"
+  fi
+  echo
+  cat "$report"
+  echo
+  echo "## GPIO encoders"
+  echo
+  "$bin/GPIOFrameBenchmark"
+  if [[ -f Benchmarks/analysis.md ]]; then
+    echo
+    cat Benchmarks/analysis.md
+  fi
+} >"$results"
+cat "$results"
