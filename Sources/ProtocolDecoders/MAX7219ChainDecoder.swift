@@ -13,7 +13,7 @@
 /// Reported in `violations`: a LOAD pulse after a number of clocks that is not one word
 /// per chip, clocks while LOAD is high (a MAX7221 ignores them), and the unused
 /// registers `0x0D` and `0x0E`.
-public struct MAX7219ChainDecoder {
+public struct MAX7219ChainDecoder: LineDecoder {
   /// What one chip holds.
   public struct Chip: Equatable {
     /// Digit registers 0-7 as written, in no-decode order (D7 = DP, D6 = A ... D0 = G);
@@ -65,13 +65,6 @@ public struct MAX7219ChainDecoder {
     self.data = data
     self.clock = clock
     self.load = load
-  }
-
-  /// Takes the level changes, in order: line 0 DIN, 1 CLK, 2 LOAD.
-  public mutating func receive(_ changes: [(line: Int, high: Bool)]) {
-    for change in changes {
-      receive(line: change.line, high: change.high)
-    }
   }
 
   /// Takes one level change: line 0 DIN, 1 CLK, 2 LOAD.

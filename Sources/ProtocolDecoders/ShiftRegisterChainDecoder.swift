@@ -9,7 +9,7 @@
 /// each next register the QH of the one before it. On RCLK rising every register's
 /// stages are copied to its outputs. OE is active low: outputs are enabled while it is
 /// low (always, when it is not wired).
-public struct ShiftRegisterChainDecoder {
+public struct ShiftRegisterChainDecoder: LineDecoder {
   /// Each register's latched outputs, index 0 the one whose SER is probed; bit 0 = QA
   /// ... bit 7 = QH. 0 at power-up.
   public private(set) var outputs: [UInt8]
@@ -46,13 +46,6 @@ public struct ShiftRegisterChainDecoder {
 
   /// Whether the outputs drive anything: OE low, or not wired.
   public var outputsEnabled: Bool { outputEnable != true }
-
-  /// Takes the level changes, in order: line 0 SER, 1 SRCLK, 2 RCLK, 3 OE.
-  public mutating func receive(_ changes: [(line: Int, high: Bool)]) {
-    for change in changes {
-      receive(line: change.line, high: change.high)
-    }
-  }
 
   /// Takes one level change: line 0 SER, 1 SRCLK, 2 RCLK, 3 OE.
   public mutating func receive(line: Int, high: Bool) {

@@ -14,7 +14,7 @@
 /// outside one or in the middle of a byte (after more clocks than the one STOP begins
 /// with: CLK rises, then DIO). These, and commands the chip does not take,
 /// are reported in `violations`.
-public struct TM1637Decoder {
+public struct TM1637Decoder: LineDecoder {
   /// The chip's grids.
   public static let gridCount = 6
 
@@ -45,13 +45,6 @@ public struct TM1637Decoder {
   public init(clock: Bool = true, data: Bool = true) {
     self.clock = clock
     self.data = data
-  }
-
-  /// Takes the level changes, in order: line 0 is CLK, line 1 is DIO.
-  public mutating func receive(_ changes: [(line: Int, high: Bool)]) {
-    for change in changes {
-      receive(line: change.line, high: change.high)
-    }
   }
 
   /// Takes one level change: line 0 is CLK, line 1 is DIO.
