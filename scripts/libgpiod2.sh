@@ -11,8 +11,9 @@
 #   scripts/libgpiod2.sh [ARGUMENTS FOR swift test]
 #   scripts/libgpiod2.sh --prepare        only download and unpack; print the folder of
 #                                         the rewritten libgpiod.pc (for Tests/HIL)
-#   scripts/libgpiod2.sh --debian-source  only print "URI<TAB>keyring" of the Debian
-#                                         mirror the downloads come from
+#   scripts/libgpiod2.sh --apt-config DIR write a private apt configuration for
+#                                         bookworm-backports into DIR (for Tests/HIL)
+#                                         and print the path of its apt.conf
 #
 # Environment:
 #   SCOREBOARDD_CACHE          cache folder (default: ~/.cache/scoreboardd)
@@ -102,23 +103,27 @@ host_debian_source() {
   printf '%s\n' "$preferred"
 }
 
-# Downloads libgpiod-dev and libgpiod3 from bookworm-backports into $cache/debs.
-download() {
-  local mirror keyring source
+# The Debian mirror the downloads come from, as "URI<TAB>keyring".
+debian_source() {
   if [ -n "${SCOREBOARDD_DEBIAN_MIRROR:-}" ]; then
-    mirror=$SCOREBOARDD_DEBIAN_MIRROR
-    keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+    local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
     [ -f "$keyring" ] || keyring=""
+    printf '%s\t%s\n' "$SCOREBOARDD_DEBIAN_MIRROR" "$keyring"
   else
-    source=$(host_debian_source)
-    mirror=${source%%$'\t'*}
-    keyring=${source#*$'\t'}
+    host_debian_source
   fi
-  local apt="$cache/apt"
+}
+
+# Writes a private apt configuration for $suite into the folder $1 (its own sources
+# list, lists, cache and status) and sets mirror to the mirror it uses.
+write_apt_config() {
+  local apt=$1 source keyring options=""
+  source=$(debian_source)
+  mirror=${source%%$'\t'*}
+  keyring=${source#*$'\t'}
   mkdir -p "$apt/sources.list.d" "$apt/preferences.d" "$apt/lists/partial" \
-    "$apt/archives/partial" "$cache/debs"
+    "$apt/archives/partial"
   : >"$apt/status"
-  local options=""
   [ -n "$keyring" ] && options="[signed-by=$keyring] "
   echo "deb $options$mirror $suite main" >"$apt/sources.list"
   cat >"$apt/apt.conf" <<EOF
@@ -132,6 +137,13 @@ Dir::Cache::Archives "$apt/archives";
 APT::Sandbox::User "root";
 Acquire::Languages "none";
 EOF
+}
+
+# Downloads libgpiod-dev and libgpiod3 from bookworm-backports into $cache/debs.
+download() {
+  local apt="$cache/apt" mirror
+  write_apt_config "$apt"
+  mkdir -p "$cache/debs"
   echo "Downloading libgpiod 2 from $mirror $suite into $cache"
   APT_CONFIG="$apt/apt.conf" apt-get -q update \
     || fail "apt-get update of $mirror $suite failed;" \
@@ -158,14 +170,9 @@ unpack() {
   mv "$pkgconfig/libgpiod.pc.new" "$pkgconfig/libgpiod.pc"
 }
 
-if [ "${1:-}" = --debian-source ]; then
-  if [ -n "${SCOREBOARDD_DEBIAN_MIRROR:-}" ]; then
-    keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-    [ -f "$keyring" ] || keyring=""
-    printf '%s\t%s\n' "$SCOREBOARDD_DEBIAN_MIRROR" "$keyring"
-  else
-    host_debian_source
-  fi
+if [ "${1:-}" = --apt-config ]; then
+  write_apt_config "${2:?--apt-config needs a folder}"
+  echo "$2/apt.conf"
   exit 0
 fi
 

@@ -86,28 +86,10 @@ host_packages() {
 
 # ---- kernel, headers, source and libgpiod 2 from bookworm-backports
 apt_private() {
-  local source mirror keyring options=""
-  source=$(bash scripts/libgpiod2.sh --debian-source)
-  mirror=${source%%$'\t'*}
-  keyring=${source#*$'\t'}
-  [ -n "$keyring" ] && options="[signed-by=$keyring] "
   local apt="$cache/apt"
-  mkdir -p "$apt/sources.list.d" "$apt/preferences.d" "$apt/lists/partial" "$apt/archives/partial"
-  : >"$apt/status"
-  echo "deb $options$mirror $suite main" >"$apt/sources.list"
-  cat >"$apt/apt.conf" <<EOF
-Dir::Etc::SourceList "$apt/sources.list";
-Dir::Etc::SourceParts "$apt/sources.list.d";
-Dir::Etc::PreferencesParts "$apt/preferences.d";
-Dir::State::Lists "$apt/lists";
-Dir::State::status "$apt/status";
-Dir::Cache "$apt";
-Dir::Cache::Archives "$apt/archives";
-APT::Sandbox::User "root";
-Acquire::Languages "none";
-EOF
-  export APT_CONFIG="$apt/apt.conf"
-  echo "apt: $mirror $suite (private configuration in $apt)"
+  APT_CONFIG=$(bash scripts/libgpiod2.sh --apt-config "$apt")
+  export APT_CONFIG
+  echo "apt: bookworm-backports (private configuration in $apt)"
 }
 
 # Sets kver (6.12.NN+deb12-amd64), kdir (its cache folder) and downloads what is missing.
