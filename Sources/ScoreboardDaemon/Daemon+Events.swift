@@ -30,6 +30,7 @@ extension Daemon {
       switch event {
       case .valueChanged(let name, let from, let to):
         stateNeedsSaving = true
+        statusMayHaveChanged = true
         guard let field = board.spec.field(named: name) else { continue }
         logger.log(.info, "\(name): \(field.text(of: from)) -> \(field.text(of: to))\(origin)")
       case .brightnessChanged(let level):
@@ -136,8 +137,11 @@ extension Daemon {
       + summary(keypadStatus(), "keypad")
   }
 
-  /// Sends STATUS= when the status line changed.
+  /// Sends STATUS= when the status line changed (worked out only after a value or a
+  /// device's state changed, not on every wakeup).
   func updateStatus() {
+    guard statusMayHaveChanged else { return }
+    statusMayHaveChanged = false
     let status = statusText()
     guard status != reportedStatus else { return }
     reportedStatus = status
@@ -150,6 +154,7 @@ extension Daemon {
       for device in devices {
         let key = "\(kind) \(device.name)"
         guard reportedOnline[key] != device.isOnline else { continue }
+        statusMayHaveChanged = true
         if reportedOnline[key] != nil {
           let event: ControlEvent =
             kind == "display"

@@ -27,6 +27,8 @@ public final class Daemon {
   var stateSaveFailing = false
   /// What was last sent as systemd's STATUS=.
   var reportedStatus = ""
+  /// A value or a device's state changed since STATUS= was last worked out.
+  var statusMayHaveChanged = false
   /// Whether each display and keypad was online, by `display NAME`/`keypad NAME`.
   var reportedOnline: [String: Bool] = [:]
   private var nextWatchdogPing: Instant?
@@ -90,9 +92,9 @@ public final class Daemon {
       reportDevicesOnline()
       if !isReady {
         isReady = true
-        logger.log(.info, "started: " + statusText())
-        _ = notifier.notify(["READY=1", "STATUS=" + statusText()])
         reportedStatus = statusText()
+        logger.log(.info, "started: " + reportedStatus)
+        _ = notifier.notify(["READY=1", "STATUS=" + reportedStatus])
       }
       updateStatus()
       if reloadRequested {
@@ -161,8 +163,8 @@ public final class Daemon {
       }
       logger.log(.error, "reload failed; keeping the running configuration")
     }
-    _ = notifier.notify(["READY=1", "STATUS=" + statusText()])
     reportedStatus = statusText()
+    _ = notifier.notify(["READY=1", "STATUS=" + reportedStatus])
   }
 
   static func now() -> Instant {
