@@ -56,12 +56,26 @@ public struct InputEvent: Hashable, Sendable {
   public static let recordSize = sbl_input_event_size()
 
   /// Decodes the record that starts at `record` (at least `recordSize` bytes).
+  ///
+  /// Any bytes decode: a timestamp outside what nanoseconds in an `Int64` can hold (a
+  /// FIFO or a broken device may carry anything) saturates instead of overflowing.
   public init(record: UnsafeRawPointer) {
     var fields = sbl_input_event()
     sbl_input_event_decode(record, &fields)
     self.init(
-      timestamp: fields.seconds * 1_000_000_000 + fields.microseconds * 1000,
+      timestamp: Self.nanoseconds(seconds: fields.seconds, microseconds: fields.microseconds),
       type: EventType(rawValue: fields.type), code: fields.code, value: fields.value)
+  }
+
+  /// `seconds` and `microseconds` as nanoseconds, clamped to `Int64`'s range.
+  static func nanoseconds(seconds: Int64, microseconds: Int64) -> Int64 {
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow else { return seconds < 0 ? .min : .max }
+    // The kernel keeps microseconds below a million; anything else is clamped to that.
+    let fraction = min(max(microseconds, -999_999), 999_999) * 1000
+    let (sum, sumOverflow) = whole.addingReportingOverflow(fraction)
+    guard !sumOverflow else { return fraction < 0 ? .min : .max }
+    return sum
   }
 
   /// The records of `events`, one after the other, as a device delivers them (and takes

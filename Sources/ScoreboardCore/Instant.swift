@@ -21,16 +21,26 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     lhs.nanoseconds < rhs.nanoseconds
   }
 
+  /// The instant `rhs` later; saturates at the ends of the clock instead of overflowing.
   public static func + (lhs: Instant, rhs: Duration) -> Instant {
-    Instant(nanoseconds: lhs.nanoseconds + rhs.nanoseconds)
+    Instant(nanoseconds: saturatingSum(lhs.nanoseconds, rhs.nanoseconds))
   }
 
+  /// The instant `rhs` earlier; saturates at the ends of the clock instead of overflowing.
   public static func - (lhs: Instant, rhs: Duration) -> Instant {
-    Instant(nanoseconds: lhs.nanoseconds - rhs.nanoseconds)
+    let (difference, overflow) = lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds)
+    return Instant(nanoseconds: overflow ? (rhs.nanoseconds < 0 ? .max : .min) : difference)
   }
 
+  /// The time from `rhs` to `lhs`; saturates instead of overflowing.
   public static func - (lhs: Instant, rhs: Instant) -> Duration {
-    .nanoseconds(lhs.nanoseconds - rhs.nanoseconds)
+    let (difference, overflow) = lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds)
+    return .nanoseconds(overflow ? (lhs < rhs ? Int64.min : Int64.max) : difference)
+  }
+
+  private static func saturatingSum(_ lhs: Int64, _ rhs: Int64) -> Int64 {
+    let (sum, overflow) = lhs.addingReportingOverflow(rhs)
+    return overflow ? (rhs < 0 ? .min : .max) : sum
   }
 
   public var description: String {
@@ -39,10 +49,13 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Duration {
-  /// The duration in whole nanoseconds (truncated).
+  /// The duration in whole nanoseconds (truncated), clamped to `Int64`'s range.
   public var nanoseconds: Int64 {
     let parts = components
-    return parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000
+    let (whole, overflow) = parts.seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow else { return parts.seconds < 0 ? .min : .max }
+    let (sum, sumOverflow) = whole.addingReportingOverflow(parts.attoseconds / 1_000_000_000)
+    return sumOverflow ? (parts.attoseconds < 0 ? .min : .max) : sum
   }
 
   /// The duration in whole milliseconds (truncated).

@@ -221,14 +221,16 @@ public struct Scoreboard: Sendable {
   /// Whether a blink that started at `anchor` is in its lit half at `now`.
   public func blinkIsLit(at now: Instant, anchor: Instant) -> Bool {
     let interval = max(spec.blinkInterval.nanoseconds, 1)
-    let elapsed = max(now.nanoseconds - anchor.nanoseconds, 0)
+    let elapsed = max((now - anchor).nanoseconds, 0)
     return (elapsed / interval) % 2 == 0
   }
 
   private func nextToggle(after now: Instant, anchor: Instant) -> Instant {
     let interval = max(spec.blinkInterval.nanoseconds, 1)
-    let elapsed = max(now.nanoseconds - anchor.nanoseconds, 0)
-    return Instant(nanoseconds: anchor.nanoseconds + (elapsed / interval + 1) * interval)
+    let elapsed = max((now - anchor).nanoseconds, 0)
+    // The toggle at or before `now`, then one interval more: never past the clock's end.
+    let lastToggle = anchor + .nanoseconds(elapsed - elapsed % interval)
+    return lastToggle + .nanoseconds(interval)
   }
 
   // MARK: - Edit sessions

@@ -69,3 +69,53 @@ import Testing
     #expect(InputEvent.numLockLED == 0)
   }
 }
+
+/// Records whose timestamps no kernel writes, as a FIFO or a broken device may carry.
+@Suite struct HostileInputEventTests {
+  /// One record of the C layout with the given time fields.
+  static func record(seconds: CLong, microseconds: CLong) -> [UInt8] {
+    var bytes: [UInt8] = []
+    withUnsafeBytes(of: seconds) { bytes += $0 }
+    withUnsafeBytes(of: microseconds) { bytes += $0 }
+    withUnsafeBytes(of: UInt16(EV_KEY)) { bytes += $0 }
+    withUnsafeBytes(of: UInt16(30)) { bytes += $0 }
+    withUnsafeBytes(of: Int32(1)) { bytes += $0 }
+    return bytes
+  }
+
+  static let extremes: [(seconds: CLong, microseconds: CLong)] = [
+    (CLong.max, 0), (CLong.min, 0), (CLong.max, CLong.max), (CLong.min, CLong.min),
+    (0, CLong.max), (0, CLong.min), (CLong(Int32.max), 999_999), (-1, -999_999),
+  ]
+
+  @Test(arguments: 0..<8)
+  func extremeTimesSaturateInsteadOfTrapping(index: Int) {
+    let (seconds, microseconds) = Self.extremes[index]
+    let event = Self.record(seconds: seconds, microseconds: microseconds).withUnsafeBytes {
+      InputEvent(record: $0.baseAddress!)
+    }
+    let exact = Int64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    if exact.overflow {
+      #expect(event.timestamp == (seconds < 0 ? Int64.min : Int64.max))
+    }
+    #expect(event.type == .key)
+    #expect(event.code == 30)
+  }
+
+  @Test func tenBillionSecondsSaturatesOn64Bit() {
+    // struct.pack('llHHi', 10**10, 0, 0, 0, 0): the record that stopped the daemon.
+    let seconds = CLong(truncatingIfNeeded: 10_000_000_000 as Int64)
+    let event = Self.record(seconds: seconds, microseconds: 0).withUnsafeBytes {
+      InputEvent(record: $0.baseAddress!)
+    }
+    let product = Int64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    #expect(event.timestamp == (product.overflow ? Int64.max : product.partialValue))
+  }
+
+  @Test func microsecondsOutsideASecondAreClamped() {
+    let event = Self.record(seconds: 5, microseconds: 5_000_000).withUnsafeBytes {
+      InputEvent(record: $0.baseAddress!)
+    }
+    #expect(event.timestamp == 5_999_999_000)
+  }
+}

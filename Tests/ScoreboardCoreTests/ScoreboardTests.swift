@@ -230,3 +230,29 @@ import Testing
     #expect(board.isBlanked)
   }
 }
+
+/// Instants near the ends of the clock, as hostile timestamps make them.
+@Suite struct InstantSaturationTests {
+  @Test func sumsAndDifferencesSaturate() {
+    let late = Instant(nanoseconds: .max - 5)
+    let early = Instant(nanoseconds: .min + 5)
+    #expect((late + .seconds(20)).nanoseconds == .max)
+    #expect((early - .seconds(20)).nanoseconds == .min)
+    #expect((early + .seconds(-20)).nanoseconds == .min)
+    #expect((late - early).nanoseconds == .max)
+    #expect((early - late).nanoseconds == .min)
+    #expect(Duration.seconds(Int64.max).nanoseconds == .max)
+  }
+
+  @Test func aBoardTakesKeysAtTheEndOfTheClock() throws {
+    var board = Scoreboard(spec: Fixtures.spec())
+    let time = Instant(nanoseconds: .max - 1)
+    _ = try board.perform(.digit(3), at: time)
+    #expect(board.session != nil)
+    #expect(board.nextDeadline(after: time).map { $0 > time } ?? true)
+    _ = board.advance(to: time)
+    _ = try board.perform(.digit(4), at: time)
+    #expect(board.text(of: "home") == "34")
+    _ = board.advance(to: Instant(nanoseconds: .max))
+  }
+}
