@@ -10,10 +10,15 @@ let package = Package(
   targets: [
     // The model: fields, edit sessions, undo, segments, renderer. No I/O, no Foundation.
     .target(name: "ScoreboardCore"),
+    // The values of settings that the configuration names and the I/O layers apply:
+    // serial line settings, GPIO lines and their settings, digit and chain orders, log
+    // levels. No I/O, no dependencies.
+    .target(name: "ScoreboardSettings"),
     // libinih, the INI parser, from the system (apt: libinih-dev).
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
     // INI file -> validated Configuration.
-    .target(name: "ScoreboardConfig", dependencies: ["ScoreboardCore", "CInih"]),
+    .target(
+      name: "ScoreboardConfig", dependencies: ["ScoreboardCore", "ScoreboardSettings", "CInih"]),
     // libgpiod, v1 (1.6) or v2 (2.x), from the system (apt: libgpiod-dev). Only the C shim
     // uses it.
     .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
@@ -21,13 +26,16 @@ let package = Package(
     // libgpiod v1 and v2.
     .target(name: "CScoreboardLinux", dependencies: ["CGPIOD"]),
     // Swift wrappers over system calls: descriptors, poll loop, terminals, clocks.
-    .target(name: "LinuxIO", dependencies: ["CScoreboardLinux"]),
+    .target(name: "LinuxIO", dependencies: ["CScoreboardLinux", "ScoreboardSettings"]),
     // Keypad sources and display sinks.
-    .target(name: "ScoreboardDrivers", dependencies: ["ScoreboardCore", "LinuxIO"]),
+    .target(
+      name: "ScoreboardDrivers", dependencies: ["ScoreboardCore", "ScoreboardSettings", "LinuxIO"]),
     // Wiring: configuration -> drivers, the event loop.
     .target(
       name: "ScoreboardDaemon",
-      dependencies: ["ScoreboardCore", "ScoreboardConfig", "LinuxIO", "ScoreboardDrivers"]
+      dependencies: [
+        "ScoreboardCore", "ScoreboardSettings", "ScoreboardConfig", "LinuxIO", "ScoreboardDrivers",
+      ]
     ),
     .executableTarget(name: "scoreboardd", dependencies: ["ScoreboardDaemon"]),
     // The command-line client of the control socket.
@@ -46,10 +54,12 @@ let package = Package(
       path: "Benchmarks/ScoreboardBenchmark"),
 
     .testTarget(name: "ScoreboardCoreTests", dependencies: ["ScoreboardCore"]),
-    .testTarget(name: "ScoreboardConfigTests", dependencies: ["ScoreboardConfig"]),
-    .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO"]),
     .testTarget(
-      name: "ScoreboardDriversTests", dependencies: ["ScoreboardDrivers", "ProtocolDecoders"]),
+      name: "ScoreboardConfigTests", dependencies: ["ScoreboardConfig", "ScoreboardSettings"]),
+    .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO", "ScoreboardSettings"]),
+    .testTarget(
+      name: "ScoreboardDriversTests",
+      dependencies: ["ScoreboardDrivers", "ScoreboardSettings", "ProtocolDecoders"]),
     .testTarget(
       name: "IntegrationTests",
       dependencies: ["scoreboardd", "scoreboardctl", "LinuxIO", "ProtocolDecoders"]),

@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 /// GPIO lines that exist only in memory, for tests: every change is recorded in order,
 /// and inputs follow a model of the hardware the test supplies.
 public final class FakeGPIOLines: GPIOLines {
@@ -9,7 +11,7 @@ public final class FakeGPIOLines: GPIOLines {
     case reconfigure(line: Int, direction: GPIOLineSettings.Direction)
   }
 
-  public let addresses: [GPIOLineAddress]
+  public let addresses: [GPIOLine]
   public let consumer: String
   public private(set) var settings: [GPIOLineSettings]
   /// The logical value each line has now: what an output drives, or what an input
@@ -26,7 +28,7 @@ public final class FakeGPIOLines: GPIOLines {
   private let signal: (readEnd: FileDescriptor, writeEnd: FileDescriptor)?
 
   public init(
-    addresses: [GPIOLineAddress], settings: [GPIOLineSettings], consumer: String = "test"
+    addresses: [GPIOLine], settings: [GPIOLineSettings], consumer: String = "test"
   ) throws {
     precondition(addresses.count == settings.count)
     self.addresses = addresses
@@ -149,7 +151,7 @@ public final class FakeGPIOBackend: GPIOBackend {
   public init() {}
 
   public func request(
-    _ lines: [(address: GPIOLineAddress, settings: GPIOLineSettings)], consumer: String
+    _ lines: [(address: GPIOLine, settings: GPIOLineSettings)], consumer: String
   ) throws -> any GPIOLines {
     if let failure {
       self.failure = nil

@@ -1,4 +1,5 @@
 import CScoreboardLinux
+import ScoreboardSettings
 
 extension GPIOLineSettings {
   /// The settings in the C shim's terms.

@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 /// A set of GPIO lines requested together and held until released; line `i` is the
 /// `i`-th line of the request. Values are logical (active-low lines inverted).
 ///
@@ -38,7 +40,7 @@ public protocol GPIOBackend: AnyObject {
   /// Requests `lines` for `consumer` (the name tools such as `gpioinfo` show).
   ///
   /// - Throws: `GPIOError` naming the line and what failed.
-  func request(_ lines: [(address: GPIOLineAddress, settings: GPIOLineSettings)], consumer: String)
+  func request(_ lines: [(address: GPIOLine, settings: GPIOLineSettings)], consumer: String)
     throws -> any GPIOLines
 }
 

@@ -1,5 +1,6 @@
 import CScoreboardLinux
 @preconcurrency import Glibc
+import ScoreboardSettings
 
 /// Requests GPIO lines from the kernel through libgpiod, v1 or v2 (see `GPIOLibrary`).
 ///
@@ -56,7 +57,7 @@ public final class LibgpiodBackend: GPIOBackend {
   ///   name no chip has, `request` when the kernel refuses a line (`EBUSY` when it is in
   ///   use, `ENOTSUP` for a debounce period with libgpiod v1).
   public func request(
-    _ lines: [(address: GPIOLineAddress, settings: GPIOLineSettings)], consumer: String
+    _ lines: [(address: GPIOLine, settings: GPIOLineSettings)], consumer: String
   ) throws -> any GPIOLines {
     let located = try lines.map { line in
       let name = line.address.description

@@ -1,4 +1,5 @@
 import CScoreboardLinux
+import ScoreboardSettings
 
 /// Lines held through the C shim's libgpiod requests, one request per chip behind one
 /// `GPIOLines`: line `i` is the `i`-th line given, whatever its chip.

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import ScoreboardSettings
 
 /// Writes log messages, one line each, to a descriptor (normally standard error).
 ///

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import ScoreboardSettings
 
 /// An open serial port (a UART, USB adapter or pseudo-terminal) in raw mode.
 ///

@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 /// Serial line settings that cannot be used: Linux cannot set them, or the device's
 /// driver did not apply them.
 ///

@@ -1,4 +1,5 @@
 import ScoreboardCore
+import ScoreboardSettings
 
 /// Turns the text of a configuration file into a `Configuration`, collecting every
 /// problem on the way.

@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 extension GPIOButtonsKeypadOptions {
   /// The keys of a gpio-buttons keypad, besides its buttons.
   static let keys = ["bias", "active-low", "debounce", "long-press"]
@@ -6,7 +8,7 @@ extension GPIOButtonsKeypadOptions {
   /// section's other entries, each a kernel key name and a line (`BTN_0 = GPIO17`); nil
   /// when it has no button.
   static func parse(_ reader: inout SectionReader, buttonEntries: [IniEntry]) -> Self? {
-    let bias: Bias? = reader.choice("bias")
+    let bias: GPIOLineSettings.Bias? = reader.choice("bias")
     let activeLow = reader.boolean("active-low")
     let debounce = reader.duration("debounce", in: .zero...(.seconds(1)))
     let longPress = reader.duration("long-press", in: .milliseconds(100)...(.seconds(10)))

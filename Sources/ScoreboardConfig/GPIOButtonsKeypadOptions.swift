@@ -1,4 +1,5 @@
 import ScoreboardCore
+import ScoreboardSettings
 
 /// The options of push buttons, each on its own GPIO line (`driver = gpio-buttons`).
 public struct GPIOButtonsKeypadOptions: Hashable, Sendable {
@@ -16,22 +17,10 @@ public struct GPIOButtonsKeypadOptions: Hashable, Sendable {
     }
   }
 
-  /// The pull resistor inside the Pi on each button's line (`bias`).
-  public enum Bias: String, Hashable, Sendable, CaseIterable {
-    /// Pulled up: a button to ground reads low when pressed.
-    case pullUp = "pull-up"
-    /// Pulled down: a button to 3.3 V reads high when pressed.
-    case pullDown = "pull-down"
-    /// No pull: the wiring has its own resistors.
-    case disabled
-    /// Left as the kernel or the device tree set it.
-    case asIs = "as-is"
-  }
-
   /// The buttons, in file order.
   public var buttons: [Button]
   /// The pull resistor on every line (`bias`).
-  public var bias: Bias
+  public var bias: GPIOLineSettings.Bias
   /// Whether a pressed button reads low (`active-low`): a button to ground.
   public var activeLow: Bool
   /// How long a line must stay at a new level before it counts (`debounce`), 0 to 1s.
@@ -43,7 +32,7 @@ public struct GPIOButtonsKeypadOptions: Hashable, Sendable {
   /// Creates GPIO button options; the defaults suit buttons to ground with the Pi's
   /// pull-ups.
   public init(
-    buttons: [Button], bias: Bias = .pullUp, activeLow: Bool = true,
+    buttons: [Button], bias: GPIOLineSettings.Bias = .pullUp, activeLow: Bool = true,
     debounce: Duration = .milliseconds(20), longPress: Duration = .seconds(1)
   ) {
     self.buttons = buttons

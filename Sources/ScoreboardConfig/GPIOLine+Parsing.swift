@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 extension GPIOLine {
   /// Why a text is not a GPIO line.
   struct SyntaxError: Error {

@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 /// A GPIO line a section's key names, for the check that each line is used once.
 struct GPIOLineUse {
   /// The line, normalised.

@@ -1,4 +1,5 @@
 import ScoreboardCore
+import ScoreboardSettings
 
 /// The options of a keypad matrix (a membrane keypad) scanned on GPIO lines: a key
 /// joins its row and its column (`driver = gpio-matrix`).

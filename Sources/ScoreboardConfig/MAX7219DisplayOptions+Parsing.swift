@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 extension MAX7219DisplayOptions {
   /// The keys of a max7219 display.
   static let keys = ["din", "clk", "load", "chips", "digit-order", "reinit-interval"]

@@ -1,14 +1,8 @@
+import ScoreboardSettings
+
 /// The options of a chain of MAX7219 (or MAX7221) chips of 8 digits each, on three GPIO
 /// lines: DIN, CLK and LOAD (`driver = max7219`).
 public struct MAX7219DisplayOptions: Hashable, Sendable {
-  /// Which end of its 8 cells a chip's first digit, DIG0, drives (`digit-order`).
-  public enum DigitOrder: String, Hashable, Sendable, CaseIterable {
-    /// DIG0 is the rightmost cell, as on the common 8-digit modules.
-    case rightToLeft = "right-to-left"
-    /// DIG0 is the leftmost cell.
-    case leftToRight = "left-to-right"
-  }
-
   /// The digits one chip drives.
   public static let digitsPerChip = 8
   /// The most chips a chain may have.

@@ -1,6 +1,8 @@
+import ScoreboardSettings
+
 extension S7SDisplayOptions {
   /// The keys of an s7s display.
-  static let keys = ["port"] + SerialLineOptions.keys
+  static let keys = ["port"] + SerialSettings.keys
 
   /// The baud rates both the S7S (its baud rate command) and Linux can set.
   static let baudRates = [2400, 4800, 9600, 19200, 38400, 57600, 115_200, 500_000, 1_000_000]
@@ -11,10 +13,10 @@ extension S7SDisplayOptions {
   /// line keys may only repeat those settings.
   static func parse(_ reader: inout SectionReader) -> Self? {
     let ports = reader.serialPorts("port")
-    let line = SerialLineOptions.parse(
+    let line = SerialSettings.parse(
       &reader, baudRates: baudRates,
       expectedBaudRate: "a baud rate both the S7S and Linux support: ")
-    let fixedLine = SerialLineOptions(baudRate: line.baudRate)
+    let fixedLine = SerialSettings(baudRate: line.baudRate)
     let settings: [(key: String, matches: Bool, expected: String)] = [
       ("data-bits", line.dataBits == fixedLine.dataBits, "\(fixedLine.dataBits)"),
       ("parity", line.parity == fixedLine.parity, fixedLine.parity.rawValue),

@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 /// The options of a display made of SparkFun Serial 7-Segment (S7S) modules, each on its
 /// own serial port (`driver = s7s`).
 public struct S7SDisplayOptions: Hashable, Sendable {
@@ -8,10 +10,10 @@ public struct S7SDisplayOptions: Hashable, Sendable {
   /// `digitsPerModule` digits per port.
   public var ports: [String]
   /// The serial line of every module (`baud` and the other line keys).
-  public var line: SerialLineOptions
+  public var line: SerialSettings
 
   /// Creates S7S display options.
-  public init(ports: [String], line: SerialLineOptions = SerialLineOptions()) {
+  public init(ports: [String], line: SerialSettings = SerialSettings()) {
     self.ports = ports
     self.line = line
   }

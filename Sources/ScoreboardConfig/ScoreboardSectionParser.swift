@@ -1,4 +1,5 @@
 import ScoreboardCore
+import ScoreboardSettings
 
 /// Reads the `[scoreboard]` section: the cursor, timings, brightness, undo depth, and how
 /// the service runs. Every key is optional.
@@ -40,7 +41,7 @@ enum ScoreboardSectionParser {
       spec.undoDepth = depth
     }
     var service = ServiceSettings()
-    if let level: LogLevel = reader.choice("log-level") {
+    if let level = reader.choice("log-level", names: LogLevel.allCases.map { ($0.name, $0) }) {
       service.logLevel = level
     }
     if reader.entry("state-file") != nil {

@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 extension SectionReader {
   /// One GPIO line (`GPIO17`, `gpiochip0:17`); see `GPIOLine(parsing:)`.
   mutating func gpioLine(_ key: String) -> GPIOLine? {

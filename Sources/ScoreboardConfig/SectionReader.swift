@@ -148,13 +148,18 @@ struct SectionReader {
   /// One of the cases of `Choice`, by raw value, in any case.
   mutating func choice<Choice: RawRepresentable & CaseIterable>(_ key: String) -> Choice?
   where Choice.RawValue == String {
+    choice(key, names: Choice.allCases.map { ($0.rawValue, $0) })
+  }
+
+  /// One of the words of `names`, in any case, and the value it names.
+  mutating func choice<Choice>(_ key: String, names: [(word: String, value: Choice)]) -> Choice? {
     guard let value = entry(key)?.value else { return nil }
-    guard let choice = Choice(rawValue: value.lowercased()) else {
-      let choices = Choice.allCases.map(\.rawValue)
-      report("expected \(Listing.joined(choices)), found \(Listing.found(value))", key: key)
+    guard let choice = names.first(where: { $0.word == value.lowercased() }) else {
+      let words = names.map(\.word)
+      report("expected \(Listing.joined(words)), found \(Listing.found(value))", key: key)
       return nil
     }
-    return choice
+    return choice.value
   }
 
   /// A duration with a unit (`100us`, `500ms`, `15s`, `2min`) within `range`; `0` alone

@@ -1,6 +1,8 @@
+import ScoreboardSettings
+
 extension SerialFrameDisplayOptions {
   /// The keys of a serial-frame display.
-  static let keys = ["port"] + SerialLineOptions.keys + ["address", "ack"] + acknowledgementKeys
+  static let keys = ["port"] + SerialSettings.keys + ["address", "ack"] + acknowledgementKeys
 
   /// The keys that tune acknowledgements, which need `ack = yes`.
   private static let acknowledgementKeys = ["ack-timeout", "retries"]
@@ -8,7 +10,7 @@ extension SerialFrameDisplayOptions {
   /// Reads the keys of a serial-frame display; nil when the port is wrong.
   static func parse(_ reader: inout SectionReader) -> Self? {
     let port = reader.serialPort("port")
-    let line = SerialLineOptions.parse(&reader)
+    let line = SerialSettings.parse(&reader)
     let address = reader.integer("address", in: 0...254)
     let acknowledges = reader.boolean("ack")
     let timeout = reader.duration("ack-timeout", in: .milliseconds(10)...(.seconds(5)))

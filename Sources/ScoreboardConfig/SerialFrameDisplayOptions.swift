@@ -1,10 +1,12 @@
+import ScoreboardSettings
+
 /// The options of a scoreboard controller board that takes framed messages over a serial
 /// port, optionally acknowledging each one (`driver = serial-frame`).
 public struct SerialFrameDisplayOptions: Hashable, Sendable {
   /// The serial port (`port`).
   public var port: String
   /// The serial line (`baud` and the other line keys).
-  public var line: SerialLineOptions
+  public var line: SerialSettings
   /// The board's address, 0 to 254 (`address`).
   public var address: Int
   /// How acknowledgements are awaited (`ack = yes`); nil sends frames without waiting.
@@ -12,7 +14,7 @@ public struct SerialFrameDisplayOptions: Hashable, Sendable {
 
   /// Creates serial frame display options.
   public init(
-    port: String, line: SerialLineOptions = SerialLineOptions(), address: Int = 0,
+    port: String, line: SerialSettings = SerialSettings(), address: Int = 0,
     acknowledgement: AcknowledgementOptions? = nil
   ) {
     self.port = port

@@ -1,15 +1,16 @@
 import ScoreboardCore
+import ScoreboardSettings
 
 extension SerialTextDisplayOptions {
   /// The keys of a serial-text display.
-  static let keys = ["port"] + SerialLineOptions.keys + ["template"]
+  static let keys = ["port"] + SerialSettings.keys + ["template"]
 
   /// Reads the keys of a serial-text display; nil when the port or the template is wrong.
   ///
   /// Whether the template's fields are on the display is checked once the fields are read.
   static func parse(_ reader: inout SectionReader) -> Self? {
     let port = reader.serialPort("port")
-    let line = SerialLineOptions.parse(&reader)
+    let line = SerialSettings.parse(&reader)
     var template: TextTemplate?
     if let text = reader.text("template", expected: "a template such as {home}-{away}\\r\\n") {
       do throws(TemplateSyntaxError) {

@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 /// How scoreboardd runs as a service: logging, where it keeps the scores, and its
 /// control socket (`[scoreboard]` keys `log-level`, `state-file`, `control-socket`,
 /// `control-clients`).

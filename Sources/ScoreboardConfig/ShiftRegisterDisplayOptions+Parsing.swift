@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 extension ShiftRegisterDisplayOptions {
   /// The keys of a shift-register display.
   static let keys = ["ser", "srclk", "rclk", "oe", "segments", "first-register", "invert"]
@@ -17,13 +19,13 @@ extension ShiftRegisterDisplayOptions {
     let latch = reader.gpioLine("rclk")
     let outputEnable = reader.gpioLine("oe")
     let segmentOrder = segmentOrder(reader: &reader)
-    let firstRegister: FirstRegister? = reader.choice("first-register")
+    let firstRegister: ChainOrder? = reader.choice("first-register")
     let invert = reader.boolean("invert")
     guard let data, let clock, let latch else { return nil }
     return Self(
       data: data, clock: clock, latch: latch, outputEnable: outputEnable,
       segmentOrder: segmentOrder ?? SegmentName.allCases,
-      firstRegister: firstRegister ?? .rightmost,
+      firstRegister: firstRegister ?? .rightmostFirst,
       invert: invert ?? false)
   }
 

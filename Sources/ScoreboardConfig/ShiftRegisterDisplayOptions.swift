@@ -1,16 +1,9 @@
+import ScoreboardSettings
+
 /// The options of a chain of 8-bit shift registers, one per cell (74HC595, or power
 /// registers for large digits: TPIC6B595, TPIC6C596), on GPIO lines SER, SRCLK, RCLK and
 /// optionally OE (`driver = shift-register`).
 public struct ShiftRegisterDisplayOptions: Hashable, Sendable {
-  /// Which cell the register next to the Pi, the first to take the data, drives
-  /// (`first-register`).
-  public enum FirstRegister: String, Hashable, Sendable, CaseIterable {
-    /// The rightmost cell; the chain runs right to left.
-    case rightmost
-    /// The leftmost cell; the chain runs left to right.
-    case leftmost
-  }
-
   /// The SER line (`ser`), the serial data into the first register.
   public var data: GPIOLine
   /// The SRCLK line (`srclk`), the shift clock.
@@ -24,7 +17,7 @@ public struct ShiftRegisterDisplayOptions: Hashable, Sendable {
   /// (`segments`): each segment once.
   public var segmentOrder: [SegmentName]
   /// Which cell the register next to the Pi drives (`first-register`).
-  public var firstRegister: FirstRegister
+  public var firstRegister: ChainOrder
   /// Whether a lit segment is a low output, for common-anode wiring (`invert`).
   public var invert: Bool
 
@@ -32,7 +25,7 @@ public struct ShiftRegisterDisplayOptions: Hashable, Sendable {
   /// through `dp` on QH.
   public init(
     data: GPIOLine, clock: GPIOLine, latch: GPIOLine, outputEnable: GPIOLine? = nil,
-    segmentOrder: [SegmentName] = SegmentName.allCases, firstRegister: FirstRegister = .rightmost,
+    segmentOrder: [SegmentName] = SegmentName.allCases, firstRegister: ChainOrder = .rightmostFirst,
     invert: Bool = false
   ) {
     self.data = data

@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 /// The options of a TM1637 module: up to 6 digits on two GPIO lines, CLK and DIO
 /// (`driver = tm1637`).
 public struct TM1637DisplayOptions: Hashable, Sendable {

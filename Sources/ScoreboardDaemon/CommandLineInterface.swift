@@ -110,7 +110,7 @@ public enum CommandLineInterface {
       var logger = Logger(output: errorOutput, programName: "scoreboardd")
       do {
         let configuration = try ConfigurationFile.load(path)
-        logger.minimumLevel = LinuxIO.LogLevel(configuration.service.logLevel)
+        logger.minimumLevel = configuration.service.logLevel
         let daemon = try Daemon(
           configuration: configuration, gpio: LibgpiodBackend(), logger: logger)
         try daemon.run()
@@ -126,18 +126,5 @@ public enum CommandLineInterface {
 
   private static func write(_ text: String, to output: FileDescriptor) {
     try? output.writeAll(Array(text.utf8))
-  }
-}
-
-extension LinuxIO.LogLevel {
-  /// The logger level a configuration's `log-level` names.
-  init(_ level: ScoreboardConfig.LogLevel) {
-    switch level {
-    case .error: self = .error
-    case .warning: self = .warning
-    case .notice: self = .notice
-    case .info: self = .info
-    case .debug: self = .debug
-    }
   }
 }

@@ -149,7 +149,7 @@ extension Daemon {
 
     let oldService = configuration.service
     configuration = new
-    logger.minimumLevel = LinuxIO.LogLevel(new.service.logLevel)
+    logger.minimumLevel = new.service.logLevel
     outputs = new.displays.flatMap { display in
       keptOutputs[display.name].map { kept in
         kept.map {

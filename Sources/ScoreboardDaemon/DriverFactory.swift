@@ -2,6 +2,7 @@ import LinuxIO
 import ScoreboardConfig
 import ScoreboardCore
 import ScoreboardDrivers
+import ScoreboardSettings
 
 /// Builds the drivers each `[display]` and `[keypad]` section names.
 enum DriverFactory {
@@ -14,7 +15,7 @@ enum DriverFactory {
     let whole = 0..<display.cellCount
     func gpioDisplay(_ lines: [GPIOLine], _ encoder: any GPIOProtocol) -> any SegmentDisplay {
       GPIOSegmentDisplay(
-        name: display.name, addresses: lines.map(GPIOLineAddress.init), encoder: encoder,
+        name: display.name, addresses: lines, encoder: encoder,
         backend: gpio, logger: logger, at: now)
     }
     switch display.driver {
@@ -27,7 +28,7 @@ enum DriverFactory {
     case .s7s(let options):
       return options.ports.enumerated().map { module, port in
         let driver = SerialDisplay(
-          name: display.name, path: port, settings: SerialSettings(options.line),
+          name: display.name, path: port, settings: options.line,
           encoder: SparkFunSerial7Segment(), logger: logger, at: now)
         return ((module * 4)..<(module * 4 + 4), driver)
       }
@@ -38,12 +39,12 @@ enum DriverFactory {
       let encoder = ControllerFrameProtocol(
         address: UInt8(options.address), acknowledgement: acknowledgement)
       let driver = SerialDisplay(
-        name: display.name, path: options.port, settings: SerialSettings(options.line),
+        name: display.name, path: options.port, settings: options.line,
         encoder: encoder, logger: logger, at: now)
       return [(whole, driver)]
     case .serialText(let options):
       let driver = SerialDisplay(
-        name: display.name, path: options.port, settings: SerialSettings(options.line),
+        name: display.name, path: options.port, settings: options.line,
         encoder: TextLineProtocol(template: options.template), logger: logger, at: now)
       return [(whole, driver)]
     case .tm1637(let options):
@@ -54,13 +55,13 @@ enum DriverFactory {
     case .max7219(let options):
       let encoder = MAX7219Protocol(
         cellCount: display.cellCount,
-        digitOrder: options.digitOrder == .leftToRight ? .leftToRight : .rightToLeft,
+        digitOrder: options.digitOrder,
         reinitializeInterval: options.reinitializeInterval)
       return [(whole, gpioDisplay([options.data, options.clock, options.load], encoder))]
     case .shiftRegister(let options):
       let encoder = ShiftRegisterProtocol(
         cellCount: display.cellCount, segmentOrder: options.segmentOrder.map(\.segment),
-        chainOrder: options.firstRegister == .leftmost ? .leftmostFirst : .rightmostFirst,
+        chainOrder: options.firstRegister,
         invert: options.invert, hasOutputEnable: options.outputEnable != nil)
       let lines =
         [options.data, options.clock, options.latch] + (options.outputEnable.map { [$0] } ?? [])
@@ -90,24 +91,17 @@ enum DriverFactory {
     case .terminal(let options):
       return try TerminalKeypad(name: keypad.name, device: options.device)
     case .gpioButtons(let options):
-      let bias: GPIOLineSettings.Bias =
-        switch options.bias {
-        case .pullUp: .pullUp
-        case .pullDown: .pullDown
-        case .disabled: .disabled
-        case .asIs: .asIs
-        }
       let longPressKeys = Set(keypad.keymap.bindings.keys.filter(\.long).map { Key($0.name) })
       return try GPIOButtonsKeypad(
         name: keypad.name,
-        buttons: options.buttons.map { (key: $0.key, line: GPIOLineAddress($0.line)) },
-        bias: bias, activeLow: options.activeLow, debounce: options.debounce,
+        buttons: options.buttons.map { (key: $0.key, line: $0.line) },
+        bias: options.bias, activeLow: options.activeLow, debounce: options.debounce,
         longPress: options.longPress, longPressKeys: longPressKeys, backend: gpio,
         kernelDebounce: kernelDebounce, logger: logger)
     case .gpioMatrix(let options):
       return try GPIOMatrixKeypad(
-        name: keypad.name, rows: options.rows.map(GPIOLineAddress.init),
-        columns: options.columns.map(GPIOLineAddress.init), keys: options.keys,
+        name: keypad.name, rows: options.rows,
+        columns: options.columns, keys: options.keys,
         debounce: options.debounce, backend: gpio, logger: logger)
     case .evdev(let options):
       let selector: DeviceSelector =
@@ -120,31 +114,6 @@ enum DriverFactory {
         name: keypad.name, selector: selector, grab: options.grab,
         ignoreNumLock: options.ignoreNumLock, numLockLED: options.numLockLED,
         required: options.required, logger: logger, at: now)
-    }
-  }
-}
-
-extension SerialSettings {
-  /// The port settings a display section asks for.
-  init(_ line: SerialLineOptions) {
-    let parity: Parity =
-      switch line.parity {
-      case .none: .none
-      case .even: .even
-      case .odd: .odd
-      }
-    self.init(
-      baudRate: line.baudRate, dataBits: line.dataBits, parity: parity, stopBits: line.stopBits,
-      flowControl: line.flowControl == .rtsCts ? .rtsCts : .none)
-  }
-}
-
-extension GPIOLineAddress {
-  /// The line a configuration names.
-  init(_ line: GPIOLine) {
-    switch line {
-    case .name(let name): self = .name(name)
-    case .offset(let chip, let offset): self = .offset(chip: chip, offset: offset)
     }
   }
 }

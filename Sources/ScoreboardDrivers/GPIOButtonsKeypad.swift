@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardCore
+import ScoreboardSettings
 
 /// Push buttons wired to GPIO lines, one line per button, each reporting a key.
 ///
@@ -40,7 +41,7 @@ public final class GPIOButtonsKeypad: Keypad {
   /// - Throws: `GPIOError` naming the line when the request fails (a line that does not
   ///   exist, or is busy) or a line cannot be read.
   public init(
-    name: String, buttons: [(key: Key, line: GPIOLineAddress)],
+    name: String, buttons: [(key: Key, line: GPIOLine)],
     bias: GPIOLineSettings.Bias = .pullUp, activeLow: Bool = true,
     debounce: Duration = .milliseconds(20), longPress: Duration = .seconds(1),
     longPressKeys: Set<Key>, backend: any GPIOBackend, kernelDebounce: Bool, logger: Logger

@@ -1,4 +1,5 @@
 import LinuxIO
+import ScoreboardSettings
 
 /// Carries out the line steps of a bit-banged frame on a line request, real or fake.
 ///

@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardCore
+import ScoreboardSettings
 
 /// A key matrix without diodes (the common 3x4 and 4x4 membrane keypads) on GPIO lines:
 /// a key connects its row to its column.
@@ -42,7 +43,7 @@ public final class GPIOMatrixKeypad: Keypad {
   /// - Throws: `GPIOError` naming the line when the request fails (a line that does not
   ///   exist, or is busy) or the first scan fails.
   public init(
-    name: String, rows: [GPIOLineAddress], columns: [GPIOLineAddress], keys: [Key],
+    name: String, rows: [GPIOLine], columns: [GPIOLine], keys: [Key],
     debounce: Duration = .milliseconds(20), backend: any GPIOBackend, logger: Logger
   ) throws {
     precondition(!rows.isEmpty && !columns.isEmpty, "a key matrix needs rows and columns")

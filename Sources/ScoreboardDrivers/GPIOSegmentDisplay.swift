@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardCore
+import ScoreboardSettings
 
 /// A display driven by bit-banging GPIO lines: a TM1637 module, a MAX7219 chain or a
 /// chain of shift registers, whichever `GPIOProtocol` it speaks.
@@ -17,7 +18,7 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   /// The display's name in the configuration.
   public let name: String
   /// The lines, in the protocol's order.
-  public let addresses: [GPIOLineAddress]
+  public let addresses: [GPIOLine]
   private var encoder: any GPIOProtocol
   private let backend: any GPIOBackend
   private let logger: Logger
@@ -47,7 +48,7 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   ///   - addresses: One line for each of `encoder.lines`, in that order.
   ///   - backend: Where the lines are requested.
   public init(
-    name: String, addresses: [GPIOLineAddress], encoder: any GPIOProtocol,
+    name: String, addresses: [GPIOLine], encoder: any GPIOProtocol,
     backend: any GPIOBackend, logger: Logger, at now: Instant
   ) {
     precondition(addresses.count == encoder.lines.count, "one address per line of the protocol")

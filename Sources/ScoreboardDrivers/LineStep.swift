@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardCore
+import ScoreboardSettings
 
 /// One step of a protocol bit-banged on GPIO lines. Encoders turn frames into steps;
 /// `GPIOLinePlayer` carries them out on real or fake lines. Line numbers are indices

@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardCore
+import ScoreboardSettings
 
 /// A chain of MAX7219 (or MAX7221) LED drivers bit-banged on three GPIO lines, 8 digits
 /// per chip.
@@ -24,14 +25,6 @@ import ScoreboardCore
 public struct MAX7219Protocol: GPIOProtocol {
   /// The digit registers of one chip.
   public static let digitsPerChipRange = 1...8
-
-  /// Which way a chip's digits run.
-  public enum DigitOrder: Hashable, Sendable {
-    /// DIG0 is the leftmost digit of the chip.
-    case leftToRight
-    /// DIG0 is the rightmost digit of the chip, as on the common 8-digit modules.
-    case rightToLeft
-  }
 
   private enum Line {
     static let data = 0

@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardCore
+import ScoreboardSettings
 
 /// A display on a serial port: an S7S module, a controller board or a text sign,
 /// whichever `SerialProtocol` it speaks.

@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardCore
+import ScoreboardSettings
 
 /// A chain of 8-bit shift registers, one per cell (74HC595, TPIC6B595, TPIC6C596 on
 /// large-digit boards), bit-banged on GPIO lines.

@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardCore
+import ScoreboardSettings
 
 /// A TM1637 LED driver module bit-banged on two GPIO lines: up to 6 digits, no address,
 /// an acknowledgement after every byte.

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import ScoreboardSettings
 import Testing
 
 @testable import LinuxIO

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import ScoreboardSettings
 import Testing
 
 @Suite struct LoggerTests {

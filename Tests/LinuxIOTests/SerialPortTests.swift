@@ -1,7 +1,9 @@
 import CScoreboardLinux
 @preconcurrency import Glibc
-import LinuxIO
+import ScoreboardSettings
 import Testing
+
+@testable import LinuxIO
 
 @Suite struct SerialPortTests {
   /// A serial port on the slave of a pseudo-terminal; the master plays the device.
@@ -307,6 +309,8 @@ import Testing
   }
 
   @Test func supportedBaudRatesAreTheTermiosConstants() {
+    // Every rate the configuration accepts has a termios constant, and no other has.
+    #expect(SerialSettings.speeds.keys.sorted() == SerialSettings.supportedBaudRates)
     #expect(
       SerialSettings.supportedBaudRates == [
         1200, 1800, 2400, 4800, 9600, 19_200, 38_400, 57_600, 115_200, 230_400, 460_800,

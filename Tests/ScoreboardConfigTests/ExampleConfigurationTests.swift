@@ -1,5 +1,6 @@
 import ScoreboardConfig
 import ScoreboardCore
+import ScoreboardSettings
 import Testing
 
 /// Each file of `Config/examples/` parses into the display and the keypads it describes.
@@ -49,7 +50,7 @@ import Testing
         driver: .serialFrame(
           SerialFrameDisplayOptions(
             port: "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0",
-            line: SerialLineOptions(baudRate: 57600), address: 0,
+            line: SerialSettings(baudRate: 57600), address: 0,
             acknowledgement: AcknowledgementOptions(timeout: .milliseconds(200), retries: 3))),
         onStop: .blank),
       fields: ["home", "away", "period"]),
@@ -59,7 +60,7 @@ import Testing
         name: "main", line: 28, cellCount: 5,
         driver: .serialText(
           SerialTextDisplayOptions(
-            port: "/dev/ttyUSB0", line: SerialLineOptions(baudRate: 19200),
+            port: "/dev/ttyUSB0", line: SerialSettings(baudRate: 19200),
             template: TextTemplate(pieces: [
               .field("home"), .literal(Array("-".utf8)), .field("away"),
               .literal(Array(" P".utf8)), .field("period"), .literal([0x0D, 0x0A]),
@@ -113,7 +114,7 @@ import Testing
         driver: .shiftRegister(
           ShiftRegisterDisplayOptions(
             data: .name("GPIO17"), clock: .name("GPIO27"), latch: .name("GPIO22"),
-            segmentOrder: [.a, .f, .g, .e, .d, .c, .b, .dp], firstRegister: .leftmost,
+            segmentOrder: [.a, .f, .g, .e, .d, .c, .b, .dp], firstRegister: .leftmostFirst,
             invert: false)),
         onStop: .blank),
       fields: ["home", "away"],

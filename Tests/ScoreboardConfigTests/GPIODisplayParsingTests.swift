@@ -1,5 +1,6 @@
 import ScoreboardConfig
 import ScoreboardCore
+import ScoreboardSettings
 import Testing
 
 /// GPIO displays read into exact options, with the defaults of what is not given, and
@@ -134,7 +135,7 @@ import Testing
           ShiftRegisterDisplayOptions(
             data: .name("GPIO17"), clock: .name("GPIO27"), latch: .name("GPIO22"),
             outputEnable: nil, segmentOrder: [.a, .b, .c, .d, .e, .f, .g, .dp],
-            firstRegister: .rightmost, invert: false))
+            firstRegister: .rightmostFirst, invert: false))
       ])
   }
 
@@ -167,7 +168,7 @@ import Testing
           ShiftRegisterDisplayOptions(
             data: .name("GPIO17"), clock: .name("GPIO27"), latch: .name("GPIO22"),
             outputEnable: .name("GPIO18"), segmentOrder: [.a, .f, .g, .e, .d, .c, .b, .dp],
-            firstRegister: .leftmost, invert: false)),
+            firstRegister: .leftmostFirst, invert: false)),
         .shiftRegister(
           ShiftRegisterDisplayOptions(
             data: .offset(chip: "/dev/gpiochip0", offset: 5),

@@ -1,5 +1,6 @@
 import ScoreboardConfig
 import ScoreboardCore
+import ScoreboardSettings
 import Testing
 
 /// Serial displays read into exact configurations, with the defaults of what is not given.
@@ -55,7 +56,7 @@ import Testing
             driver: .s7s(
               S7SDisplayOptions(
                 ports: ["/dev/serial0"],
-                line: SerialLineOptions(
+                line: SerialSettings(
                   baudRate: 9600, dataBits: 8, parity: .none, stopBits: 1, flowControl: .none))),
             onStop: .keep),
           DisplayConfiguration(
@@ -92,7 +93,7 @@ import Testing
             driver: .s7s(
               S7SDisplayOptions(
                 ports: ["/dev/ttyAMA0", "/dev/ttyAMA1"],
-                line: SerialLineOptions(baudRate: 115_200))),
+                line: SerialSettings(baudRate: 115_200))),
             onStop: .blank)
         ]))
   }
@@ -114,7 +115,7 @@ import Testing
             name: "main", line: 1, cellCount: 4,
             driver: .serialFrame(
               SerialFrameDisplayOptions(
-                port: "/dev/ttyUSB0", line: SerialLineOptions(), address: 0, acknowledgement: nil)
+                port: "/dev/ttyUSB0", line: SerialSettings(), address: 0, acknowledgement: nil)
             ),
             onStop: .keep)
         ]))
@@ -142,7 +143,7 @@ import Testing
 
     let options = SerialFrameDisplayOptions(
       port: "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0",
-      line: SerialLineOptions(
+      line: SerialSettings(
         baudRate: 1_000_000, dataBits: 7, parity: .even, stopBits: 2, flowControl: .rtsCts),
       address: 254, acknowledgement: AcknowledgementOptions(timeout: .seconds(5), retries: 0))
     #expect(
@@ -193,7 +194,7 @@ import Testing
             name: "main", line: 1, cellCount: 4,
             driver: .serialText(
               SerialTextDisplayOptions(
-                port: "/dev/ttyACM0", line: SerialLineOptions(baudRate: 19200, parity: .odd),
+                port: "/dev/ttyACM0", line: SerialSettings(baudRate: 19200, parity: .odd),
                 template: template)))
         ]))
   }

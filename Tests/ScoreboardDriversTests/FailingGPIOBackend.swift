@@ -1,4 +1,5 @@
 import LinuxIO
+import ScoreboardSettings
 
 /// A backend whose lines fail to read once `readsFail` is set, as the lines of a chip
 /// that went away; otherwise they behave as `FakeGPIOLines` with the given input model.
@@ -8,7 +9,7 @@ final class FailingGPIOBackend: GPIOBackend {
   var supportsKernelDebounce: Bool { modelled.supportsKernelDebounce }
 
   func request(
-    _ lines: [(address: GPIOLineAddress, settings: GPIOLineSettings)], consumer: String
+    _ lines: [(address: GPIOLine, settings: GPIOLineSettings)], consumer: String
   ) throws -> any GPIOLines {
     Lines(fake: try modelled.request(lines, consumer: consumer) as! FakeGPIOLines, backend: self)
   }

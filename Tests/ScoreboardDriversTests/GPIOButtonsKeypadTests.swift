@@ -1,12 +1,13 @@
 import LinuxIO
 import ScoreboardCore
 import ScoreboardDrivers
+import ScoreboardSettings
 import Testing
 
 @Suite struct GPIOButtonsKeypadTests {
   static let logger = Logger(
     output: .standardError, programName: "scoreboardd-test", minimumLevel: .error)
-  static let buttons: [(key: Key, line: GPIOLineAddress)] = [
+  static let buttons: [(key: Key, line: GPIOLine)] = [
     (Key("BTN_0"), .name("GPIO17")), (Key("BTN_1"), .offset(chip: "/dev/gpiochip0", offset: 27)),
   ]
 

@@ -2,6 +2,7 @@ import LinuxIO
 import ProtocolDecoders
 import ScoreboardCore
 import ScoreboardDrivers
+import ScoreboardSettings
 import Testing
 
 /// The GPIO display driver on the fake backend: a device that stops answering, lines
@@ -46,7 +47,7 @@ import Testing
     var supportsKernelDebounce: Bool { fake.supportsKernelDebounce }
 
     func request(
-      _ lines: [(address: GPIOLineAddress, settings: GPIOLineSettings)], consumer: String
+      _ lines: [(address: GPIOLine, settings: GPIOLineSettings)], consumer: String
     ) throws -> any GPIOLines {
       let request = try FlakyLines(
         fake.request(lines, consumer: consumer) as! FakeGPIOLines)

@@ -1,4 +1,5 @@
 import LinuxIO
+import ScoreboardSettings
 
 /// A `FakeGPIOBackend` whose requests get an input model as soon as they are made, so
 /// the levels a driver reads while it starts (a button held, a key closed) come from
@@ -13,7 +14,7 @@ final class ModelledGPIOBackend: GPIOBackend {
   var requests: [FakeGPIOLines] { fake.requests }
 
   func request(
-    _ lines: [(address: GPIOLineAddress, settings: GPIOLineSettings)], consumer: String
+    _ lines: [(address: GPIOLine, settings: GPIOLineSettings)], consumer: String
   ) throws -> any GPIOLines {
     let request = try fake.request(lines, consumer: consumer)
     (request as! FakeGPIOLines).inputModel = inputModel

@@ -3,6 +3,7 @@ import LinuxIO
 import ProtocolDecoders
 import ScoreboardCore
 import ScoreboardDrivers
+import ScoreboardSettings
 import Testing
 
 /// The serial display driver on a real pseudo-terminal, with explicit times: pacing,

@@ -2,6 +2,7 @@ import LinuxIO
 import ProtocolDecoders
 import ScoreboardCore
 import ScoreboardDrivers
+import ScoreboardSettings
 import Testing
 
 /// The shift-register encoder played through the GPIO display on fake lines, judged by

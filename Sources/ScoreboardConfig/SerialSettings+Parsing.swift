@@ -1,4 +1,6 @@
-extension SerialLineOptions {
+import ScoreboardSettings
+
+extension SerialSettings {
   /// The line keys of every serial display driver, besides `port`.
   static let keys = ["baud", "data-bits", "parity", "stop-bits", "flow-control"]
 

@@ -1,52 +1,54 @@
-/// Where a GPIO line is: by its name on any chip (`GPIO17`, as the Raspberry Pi's
-/// device tree names the header pins), or by chip and offset.
-public enum GPIOLineAddress: Hashable, Sendable, CustomStringConvertible {
-  /// A line name, looked up on every chip.
-  case name(String)
-  /// A chip (a path such as `/dev/gpiochip0`) and the line's offset on it.
-  case offset(chip: String, offset: Int)
-
-  public var description: String {
-    switch self {
-    case .name(let name): name
-    case .offset(let chip, let offset): "\(chip):\(offset)"
-    }
-  }
-}
-
-/// How one line of a request is configured.
+/// How one GPIO line of a request is configured.
 public struct GPIOLineSettings: Hashable, Sendable {
+  /// Whether the line is read or driven.
   public enum Direction: Hashable, Sendable {
+    /// Read by the program.
     case input
+    /// Driven by the program.
     case output
   }
 
-  public enum Bias: Hashable, Sendable {
-    /// Leave the line's bias as it is.
-    case asIs
-    case pullUp
-    case pullDown
+  /// The pull resistor inside the chip on an input (`bias`).
+  public enum Bias: String, Hashable, Sendable, CaseIterable {
+    /// Pulled up: a button to ground reads low when pressed.
+    case pullUp = "pull-up"
+    /// Pulled down: a button to 3.3 V reads high when pressed.
+    case pullDown = "pull-down"
+    /// No pull: the wiring has its own resistors.
     case disabled
+    /// Left as the kernel or the device tree set it.
+    case asIs = "as-is"
   }
 
+  /// How an output drives the line.
   public enum Drive: Hashable, Sendable {
+    /// Drives both levels.
     case pushPull
     /// Drives low only; high is released to a pull-up (TM1637 DIO, matrix rows).
     case openDrain
+    /// Drives high only; low is released to a pull-down.
     case openSource
   }
 
+  /// Which changes of an input produce edge events.
   public enum Edges: Hashable, Sendable {
+    /// None: the input is only read.
     case none
+    /// Low to high.
     case rising
+    /// High to low.
     case falling
+    /// Both.
     case both
   }
 
+  /// Whether the line is read or driven.
   public var direction: Direction
   /// The line's logical value is the inverse of its physical level.
   public var activeLow: Bool
+  /// Input lines: the pull resistor.
   public var bias: Bias
+  /// Output lines: how the line is driven.
   public var drive: Drive
   /// Input lines: which edges produce events.
   public var edges: Edges
@@ -56,6 +58,7 @@ public struct GPIOLineSettings: Hashable, Sendable {
   /// Output lines: the logical value when requested.
   public var initialValue: Bool
 
+  /// Settings with the given values.
   public init(
     direction: Direction, activeLow: Bool = false, bias: Bias = .asIs, drive: Drive = .pushPull,
     edges: Edges = .none, debounce: Int64? = nil, initialValue: Bool = false
@@ -72,9 +75,7 @@ public struct GPIOLineSettings: Hashable, Sendable {
   /// An output line.
   public static func output(
     initialValue: Bool = false, drive: Drive = .pushPull, activeLow: Bool = false
-  )
-    -> GPIOLineSettings
-  {
+  ) -> GPIOLineSettings {
     GPIOLineSettings(
       direction: .output, activeLow: activeLow, drive: drive, initialValue: initialValue)
   }
@@ -85,21 +86,5 @@ public struct GPIOLineSettings: Hashable, Sendable {
   ) -> GPIOLineSettings {
     GPIOLineSettings(
       direction: .input, activeLow: activeLow, bias: bias, edges: edges, debounce: debounce)
-  }
-}
-
-/// A change on an input line, timestamped by the kernel.
-public struct GPIOEdgeEvent: Hashable, Sendable {
-  /// The index of the line in its request.
-  public var line: Int
-  /// The logical value after the edge (a rising edge of an active-low line is `false`).
-  public var value: Bool
-  /// The kernel's timestamp, nanoseconds on the monotonic clock.
-  public var timestamp: Int64
-
-  public init(line: Int, value: Bool, timestamp: Int64) {
-    self.line = line
-    self.value = value
-    self.timestamp = timestamp
   }
 }

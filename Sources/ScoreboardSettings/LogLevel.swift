@@ -1,5 +1,5 @@
-/// How important a log message is; the raw values are the syslog priorities that
-/// journald reads from a `<N>` prefix.
+/// How important a log message is. The raw values are the syslog priorities that
+/// journald reads from a `<N>` prefix; the names are what `log-level` takes.
 public enum LogLevel: Int, Comparable, CaseIterable, Sendable, CustomStringConvertible {
   /// Something failed. Syslog `LOG_ERR`.
   case error = 3
@@ -12,13 +12,20 @@ public enum LogLevel: Int, Comparable, CaseIterable, Sendable, CustomStringConve
   /// Details for finding a problem. Syslog `LOG_DEBUG`.
   case debug = 7
 
+  /// The level named `name` (`warning`), in any case; nil for another word.
+  public init?(name: String) {
+    let lowercased = name.lowercased()
+    guard let level = Self.allCases.first(where: { $0.name == lowercased }) else { return nil }
+    self = level
+  }
+
   /// Orders by importance: `.debug < .error`.
   public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
     lhs.rawValue > rhs.rawValue
   }
 
-  /// The level's name as messages and options spell it: `warning`.
-  public var description: String {
+  /// The level's name as messages and the configuration spell it: `warning`.
+  public var name: String {
     switch self {
     case .error: "error"
     case .warning: "warning"
@@ -27,4 +34,6 @@ public enum LogLevel: Int, Comparable, CaseIterable, Sendable, CustomStringConve
     case .debug: "debug"
     }
   }
+
+  public var description: String { name }
 }
