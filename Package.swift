@@ -26,7 +26,10 @@ let package = Package(
     // libgpiod v1 and v2.
     .target(name: "CScoreboardLinux", dependencies: ["CGPIOD"]),
     // Swift wrappers over system calls: descriptors, poll loop, terminals, clocks.
-    .target(name: "LinuxIO", dependencies: ["CScoreboardLinux", "ScoreboardSettings"]),
+    .target(
+      name: "LinuxIO", dependencies: ["CScoreboardLinux", "ScoreboardSettings"],
+      // Debug builds record system calls for tests that look at them (SystemCallTrace).
+      swiftSettings: [.define("SYSTEM_CALL_TRACE", .when(configuration: .debug))]),
     // Keypad sources and display sinks.
     .target(
       name: "ScoreboardDrivers", dependencies: ["ScoreboardCore", "ScoreboardSettings", "LinuxIO"]),

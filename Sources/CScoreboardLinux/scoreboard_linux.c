@@ -1,13 +1,16 @@
 #define _GNU_SOURCE
 #include "scoreboard_linux.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -24,7 +27,7 @@ int sbl_signalfd(const sigset_t *signals) {
   return signalfd(-1, signals, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 
-int sbl_signalfd_read(int descriptor, int *signal_number) {
+int sbl_signalfd_read(int descriptor, int *signal_number, int *code, pid_t *sender) {
   struct signalfd_siginfo info;
   ssize_t count = read(descriptor, &info, sizeof info);
   if (count == -1) {
@@ -35,6 +38,8 @@ int sbl_signalfd_read(int descriptor, int *signal_number) {
     return -1;
   }
   *signal_number = (int)info.ssi_signo;
+  *code = info.ssi_code;
+  *sender = (pid_t)info.ssi_pid;
   return 0;
 }
 
@@ -123,6 +128,21 @@ int sbl_unix_accept(int descriptor) {
   return accept4(descriptor, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
-int sbl_rename_no_replace(const char *from, const char *to) {
-  return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+int sbl_rename_no_replace(int folder, const char *from, const char *to) {
+  return renameat2(folder, from, folder, to, RENAME_NOREPLACE);
 }
+
+int sbl_read_folder_entries(int descriptor, void *buffer, size_t size) {
+  ssize_t count = getdents64(descriptor, buffer, size);
+  return count > INT_MAX ? INT_MAX : (int)count;
+}
+
+unsigned short sbl_folder_entry_length(const void *entry) {
+  return ((const struct dirent64 *)entry)->d_reclen;
+}
+
+const char *sbl_folder_entry_name(const void *entry) {
+  return ((const struct dirent64 *)entry)->d_name;
+}
+
+long sbl_random_bytes(void *buffer, size_t count) { return (long)getrandom(buffer, count, 0); }

@@ -62,7 +62,7 @@ public final class DirectoryWatcher {
   /// - Throws: `IOError` naming `inotify_init1`.
   public init() throws {
     let descriptor = try retryOnInterrupt("inotify_init1") {
-      inotify_init1(CInt(IN_NONBLOCK | IN_CLOEXEC))
+      SystemCall.inotifyInit(CInt(IN_NONBLOCK | IN_CLOEXEC))
     }
     fileDescriptor = FileDescriptor(rawValue: descriptor)
   }
@@ -169,7 +169,7 @@ public final class DirectoryWatcher {
     }
     for descriptor in watched.keys where needed[descriptor] == nil {
       // The watch may be gone already with its folder.
-      inotify_rm_watch(fileDescriptor.rawValue, descriptor)
+      _ = SystemCall.inotifyRemoveWatch(fileDescriptor.rawValue, descriptor)
     }
     let appeared = wanted.filter { needed.values.contains($0) && !watched.values.contains($0) }
     watched = needed
@@ -180,7 +180,7 @@ public final class DirectoryWatcher {
   private func addWatch(_ path: String) throws -> CInt? {
     do {
       return try retryOnInterrupt("inotify_add_watch", path: path) {
-        inotify_add_watch(fileDescriptor.rawValue, path, Self.mask)
+        SystemCall.inotifyAddWatch(fileDescriptor.rawValue, path, Self.mask)
       }
     } catch let error as IOError
       where [.noSuchFileOrDirectory, .notDirectory].contains(error.errno)

@@ -50,6 +50,10 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   /// The path names something that is not a folder where a folder is needed. The
   /// corresponding C constant is `ENOTDIR`.
   public static let notDirectory = Errno(rawValue: ENOTDIR)
+  /// A file is larger than allowed. The corresponding C constant is `EFBIG`.
+  public static let fileTooLarge = Errno(rawValue: EFBIG)
+  /// No space is left on the device. The corresponding C constant is `ENOSPC`.
+  public static let noSpace = Errno(rawValue: ENOSPC)
   /// The operation is not supported, such as kernel debounce with libgpiod v1. The
   /// corresponding C constant is `ENOTSUP` (`EOPNOTSUPP` on Linux).
   public static let notSupported = Errno(rawValue: ENOTSUP)

@@ -43,6 +43,12 @@ extension FileDescriptor {
     /// Reads and writes fail with `EAGAIN` instead of waiting. The corresponding C
     /// constant is `O_NONBLOCK`.
     public static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+    /// Fail with `ELOOP` when the last component of the path is a symbolic link. The
+    /// corresponding C constant is `O_NOFOLLOW`.
+    public static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+    /// Open a folder, failing with `ENOTDIR` for anything else. The corresponding C
+    /// constant is `O_DIRECTORY`.
+    public static let directory = OpenOptions(rawValue: O_DIRECTORY)
     /// A terminal opened does not become the controlling terminal. The corresponding C
     /// constant is `O_NOCTTY`.
     public static let noControllingTerminal = OpenOptions(rawValue: O_NOCTTY)

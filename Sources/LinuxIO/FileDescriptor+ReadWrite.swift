@@ -9,7 +9,7 @@ extension FileDescriptor {
   /// - Throws: `IOError` naming `read`; its errno is `.wouldBlock` when a non-blocking
   ///   descriptor has nothing to read.
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-    try retryOnInterrupt("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    try retryOnInterrupt("read") { SystemCall.read(rawValue, buffer.baseAddress, buffer.count) }
   }
 
   /// Writes up to `buffer.count` bytes and returns how many were written, which may be
@@ -18,7 +18,7 @@ extension FileDescriptor {
   /// - Throws: `IOError` naming `write`; its errno is `.wouldBlock` when a non-blocking
   ///   descriptor cannot take any byte now.
   public func write(_ buffer: UnsafeRawBufferPointer) throws -> Int {
-    try retryOnInterrupt("write") { Glibc.write(rawValue, buffer.baseAddress, buffer.count) }
+    try retryOnInterrupt("write") { SystemCall.write(rawValue, buffer.baseAddress, buffer.count) }
   }
 
   /// Writes all of `bytes`, continuing after partial writes.

@@ -35,7 +35,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   ) throws -> FileDescriptor {
     let flags = mode.rawValue | options.rawValue
     let descriptor = try retryOnInterrupt("open", path: path) {
-      Glibc.open(path, flags, permissions)
+      SystemCall.open(path, flags, permissions)
     }
     return FileDescriptor(rawValue: descriptor)
   }
@@ -45,7 +45,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   /// - Throws: `IOError` naming `pipe`.
   public static func pipe() throws -> (readEnd: FileDescriptor, writeEnd: FileDescriptor) {
     var descriptors: [CInt] = [-1, -1]
-    _ = try retryOnInterrupt("pipe") { sbl_pipe(&descriptors) }
+    _ = try retryOnInterrupt("pipe") { SystemCall.pipe(&descriptors) }
     return (FileDescriptor(rawValue: descriptors[0]), FileDescriptor(rawValue: descriptors[1]))
   }
 
@@ -55,7 +55,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   /// - Throws: `IOError` naming `close`, for instance when a device reports a late
   ///   write error.
   public func close() throws {
-    guard Glibc.close(rawValue) == -1 else { return }
+    guard SystemCall.close(rawValue) == -1 else { return }
     let error = Errno.current
     precondition(error != .badFileDescriptor, "close of a descriptor that is not open")
     if error != .interrupted {
@@ -68,14 +68,25 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
   ///
   /// - Throws: `IOError` naming `fcntl`.
   public func setNonBlocking(_ nonBlocking: Bool = true) throws {
-    let flags = try retryOnInterrupt("fcntl") { fcntl(rawValue, F_GETFL) }
+    let flags = try retryOnInterrupt("fcntl") { SystemCall.fcntl(rawValue, F_GETFL) }
     let newFlags = nonBlocking ? flags | O_NONBLOCK : flags & ~O_NONBLOCK
     guard newFlags != flags else { return }
-    _ = try retryOnInterrupt("fcntl") { fcntl(rawValue, F_SETFL, newFlags) }
+    _ = try retryOnInterrupt("fcntl") { SystemCall.fcntl(rawValue, F_SETFL, newFlags) }
+  }
+
+  /// Whether the other end hung up: a terminal whose window was closed or whose
+  /// connection dropped, the master of a pseudo-terminal closed, a pipe's writer gone
+  /// (`poll` reports `POLLHUP` without waiting).
+  public var isHungUp: Bool {
+    var entry = pollfd(fd: rawValue, events: 0, revents: 0)
+    guard (try? retryOnInterrupt("poll", { SystemCall.poll(&entry, 1, 0) })) != nil else {
+      return false
+    }
+    return entry.revents & Int16(POLLHUP) != 0
   }
 
   /// Whether the descriptor refers to a terminal (`isatty`).
   public var isTerminal: Bool {
-    isatty(rawValue) == 1
+    SystemCall.isatty(rawValue)
   }
 }

@@ -7,7 +7,7 @@ public enum FileSystem {
   public static func paths(matching pattern: String) -> [String] {
     var matches = glob_t()
     defer { globfree(&matches) }
-    guard glob(pattern, 0, nil, &matches) == 0 else { return [] }
+    guard SystemCall.glob(pattern, &matches) == 0 else { return [] }
     return (0..<Int(matches.gl_pathc)).compactMap { index in
       matches.gl_pathv[index].map { String(cString: $0) }
     }
@@ -16,8 +16,12 @@ public enum FileSystem {
   /// The absolute path `path` leads to once every link is followed (realpath), such as
   /// `/dev/input/event7` for a link in `/dev/input/by-id`; nil when it leads nowhere.
   public static func resolvingLinks(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
+    SystemCall.realpath(path)
+  }
+
+  /// The folder that holds `path`: `/var/lib/scoreboardd` for `/var/lib/scoreboardd/state`,
+  /// `/` for `/state`, `.` for a bare name.
+  public static func folder(containing path: String) -> String {
+    AtomicFile.split(path).folder
   }
 }

@@ -65,7 +65,7 @@ public final class InputDevice {
   /// - Throws: `IOError` naming `EVIOCGRAB` and the path (`EBUSY` when another program
   ///   holds the grab).
   public func grab(_ grab: Bool = true) throws {
-    _ = try ioctl("EVIOCGRAB") { sbl_evdev_grab($0, grab ? 1 : 0) }
+    _ = try ioctl("EVIOCGRAB") { SystemCall.evdevGrab($0, grab) }
   }
 
   /// The device's name (EVIOCGNAME), such as `SIGMACHIP USB Keyboard`.
@@ -73,7 +73,7 @@ public final class InputDevice {
   /// - Throws: `IOError` naming `EVIOCGNAME` and the path.
   public func name() throws -> String {
     try withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
-      _ = try ioctl("EVIOCGNAME") { sbl_evdev_name($0, buffer.baseAddress, buffer.count) }
+      _ = try ioctl("EVIOCGNAME") { SystemCall.evdevName($0, buffer.baseAddress, buffer.count) }
       return String(cString: buffer.baseAddress!)
     }
   }
@@ -84,7 +84,7 @@ public final class InputDevice {
   public func pressedKeys() throws -> Set<UInt16> {
     try withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Int(KEY_CNT)) { codes in
       let count = try ioctl("EVIOCGKEY") {
-        sbl_evdev_pressed_keys($0, codes.baseAddress, codes.count)
+        SystemCall.evdevPressedKeys($0, codes.baseAddress, codes.count)
       }
       return Set(codes[..<Int(count)])
     }
@@ -95,7 +95,7 @@ public final class InputDevice {
   ///
   /// - Throws: `IOError` naming `EVIOCSCLOCKID` and the path.
   public func useMonotonicClock() throws {
-    _ = try ioctl("EVIOCSCLOCKID") { sbl_evdev_set_clock($0, CLOCK_MONOTONIC) }
+    _ = try ioctl("EVIOCSCLOCKID") { SystemCall.evdevSetClock($0, CLOCK_MONOTONIC) }
   }
 
   /// Switches an LED of the device (`InputEvent.numLockLED`) on or off: writes an `EV_LED`

@@ -73,7 +73,7 @@ final class LibgpiodLines: GPIOLines {
     }
     if chipRequests.count > 1 {
       let descriptors = chipRequests.map { sbl_gpio_event_descriptor($0.handle) }
-      let epoll = sbl_epoll_watching(descriptors, descriptors.count)
+      let epoll = SystemCall.epollWatching(descriptors)
       guard epoll != -1 else {
         let errno = Errno.current
         throw GPIOError(operation: "request", line: names.joined(separator: ", "), errno: errno)

@@ -6,7 +6,7 @@ public enum MonotonicClock {
   /// The current time in nanoseconds.
   public static func now() -> Int64 {
     var time = timespec()
-    let result = clock_gettime(CLOCK_MONOTONIC, &time)
+    let result = SystemCall.clockGetTime(CLOCK_MONOTONIC, &time)
     precondition(result == 0, "CLOCK_MONOTONIC is always available on Linux")
     return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
   }
@@ -16,6 +16,6 @@ public enum MonotonicClock {
   public static func sleep(until deadline: Int64) {
     var time = timespec(
       tv_sec: time_t(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
+    while SystemCall.clockSleep(CLOCK_MONOTONIC, until: &time) == EINTR {}
   }
 }

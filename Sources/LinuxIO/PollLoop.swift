@@ -98,7 +98,7 @@ public final class PollLoop {
     }
     let milliseconds = Self.pollTimeout(timeout)
     let count = entries.count
-    _ = try retryOnInterrupt("poll") { poll(&entries, nfds_t(count), milliseconds) }
+    _ = try retryOnInterrupt("poll") { SystemCall.poll(&entries, count, milliseconds) }
 
     var called = 0
     for (watch, entry) in zip(polled, entries) where entry.revents != 0 {

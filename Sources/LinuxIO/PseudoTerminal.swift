@@ -16,7 +16,7 @@ public struct PseudoTerminal: Sendable {
   public static func open() throws -> PseudoTerminal {
     try withUnsafeTemporaryAllocation(of: CChar.self, capacity: 128) { path in
       let master = try retryOnInterrupt("posix_openpt") {
-        sbl_open_pseudo_terminal(path.baseAddress, path.count)
+        SystemCall.openPseudoTerminal(path.baseAddress, path.count)
       }
       return PseudoTerminal(
         master: FileDescriptor(rawValue: master), slavePath: String(cString: path.baseAddress!))

@@ -64,7 +64,7 @@ public final class SerialPort {
     guard !bytes.isEmpty else { return 0 }
     do {
       return try retryOnInterrupt("write", path: path) {
-        Glibc.write(fileDescriptor.rawValue, bytes.baseAddress, bytes.count)
+        SystemCall.write(fileDescriptor.rawValue, bytes.baseAddress, bytes.count)
       }
     } catch let error as IOError where error.errno == .wouldBlock {
       return 0
@@ -82,7 +82,7 @@ public final class SerialPort {
     let count: Int
     do {
       count = try retryOnInterrupt("read", path: path) {
-        Glibc.read(fileDescriptor.rawValue, buffer.baseAddress, buffer.count)
+        SystemCall.read(fileDescriptor.rawValue, buffer.baseAddress, buffer.count)
       }
     } catch let error as IOError where error.errno == .wouldBlock {
       return 0
@@ -99,7 +99,9 @@ public final class SerialPort {
   /// the driver cannot tell (or the device went away).
   public func outputQueueCount() -> Int? {
     var count: CInt = 0
-    guard ioctl(fileDescriptor.rawValue, UInt(TIOCOUTQ), &count) == 0 else { return nil }
+    guard SystemCall.ioctl(fileDescriptor.rawValue, UInt(TIOCOUTQ), &count) == 0 else {
+      return nil
+    }
     return Int(count)
   }
 
@@ -129,7 +131,7 @@ public final class SerialPort {
       // instead; poll wakes up early on a hang-up or error, which it always reports.
       let wait = min(remaining, settings.wireTime(forBytes: queued))
       var entry = pollfd(fd: fileDescriptor.rawValue, events: 0, revents: 0)
-      if poll(&entry, 1, PollLoop.pollTimeout(.nanoseconds(wait))) > 0 {
+      if SystemCall.poll(&entry, 1, PollLoop.pollTimeout(.nanoseconds(wait))) > 0 {
         return false
       }
     }
@@ -146,7 +148,7 @@ public final class SerialPort {
   /// Whether the line was hung up (`POLLHUP`).
   private func isHungUp() throws -> Bool {
     var entry = pollfd(fd: fileDescriptor.rawValue, events: 0, revents: 0)
-    _ = try retryOnInterrupt("poll", path: path) { poll(&entry, 1, 0) }
+    _ = try retryOnInterrupt("poll", path: path) { SystemCall.poll(&entry, 1, 0) }
     return entry.revents & Int16(POLLHUP) != 0
   }
 
@@ -156,10 +158,12 @@ public final class SerialPort {
     _ descriptor: FileDescriptor, path: String, settings: SerialSettings, speed: speed_t
   ) throws {
     let fd = descriptor.rawValue
-    _ = try retryOnInterrupt("ioctl TIOCEXCL", path: path) { ioctl(fd, UInt(TIOCEXCL)) }
+    _ = try retryOnInterrupt("ioctl TIOCEXCL", path: path) {
+      SystemCall.ioctl(fd, UInt(TIOCEXCL))
+    }
 
     var attributes = termios()
-    _ = try retryOnInterrupt("tcgetattr", path: path) { tcgetattr(fd, &attributes) }
+    _ = try retryOnInterrupt("tcgetattr", path: path) { SystemCall.tcgetattr(fd, &attributes) }
     cfmakeraw(&attributes)
     // cfmakeraw leaves the sending of XOFF/XON (IXOFF) on.
     attributes.c_iflag &= ~tcflag_t(IXOFF | IXANY)
@@ -171,18 +175,20 @@ public final class SerialPort {
     }
     _ = try retryOnInterrupt("cfsetospeed", path: path) { cfsetospeed(&attributes, speed) }
     _ = try retryOnInterrupt("cfsetispeed", path: path) { cfsetispeed(&attributes, speed) }
-    _ = try retryOnInterrupt("tcsetattr", path: path) { tcsetattr(fd, TCSANOW, &attributes) }
+    _ = try retryOnInterrupt("tcsetattr", path: path) {
+      SystemCall.tcsetattr(fd, TCSANOW, &attributes)
+    }
 
     // tcsetattr succeeds when the driver applied any of the settings; it keeps the
     // values it cannot set.
     var applied = termios()
-    _ = try retryOnInterrupt("tcgetattr", path: path) { tcgetattr(fd, &applied) }
+    _ = try retryOnInterrupt("tcgetattr", path: path) { SystemCall.tcgetattr(fd, &applied) }
     let refused = refusedSettings(settings, speed: speed, applied: applied)
     guard refused.isEmpty else {
       throw SerialSettingsError.refusedByDriver(path: path, refused: refused)
     }
 
-    _ = try retryOnInterrupt("tcflush", path: path) { tcflush(fd, TCIOFLUSH) }
+    _ = try retryOnInterrupt("tcflush", path: path) { SystemCall.tcflush(fd, TCIOFLUSH) }
   }
 
   /// The `c_cflag` framing and flow control bits of `settings`.

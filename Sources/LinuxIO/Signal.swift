@@ -47,6 +47,6 @@ public struct Signal: RawRepresentable, Hashable, Sendable, CustomStringConverti
     var action = sigaction()
     action.__sigaction_handler.sa_handler = SIG_IGN
     sigemptyset(&action.sa_mask)
-    _ = try retryOnInterrupt("sigaction") { sigaction(rawValue, &action, nil) }
+    _ = try retryOnInterrupt("sigaction") { SystemCall.setSignalAction(rawValue, &action) }
   }
 }

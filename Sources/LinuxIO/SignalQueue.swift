@@ -21,11 +21,11 @@ public final class SignalQueue {
     for signal in signals {
       sigaddset(&set, signal.rawValue)
     }
-    let result = pthread_sigmask(SIG_BLOCK, &set, nil)
+    let result = SystemCall.blockSignals(&set)
     guard result == 0 else {
       throw IOError(operation: "pthread_sigmask", errno: Errno(rawValue: result))
     }
-    let descriptor = try retryOnInterrupt("signalfd") { sbl_signalfd(&set) }
+    let descriptor = try retryOnInterrupt("signalfd") { SystemCall.signalfd(&set) }
     fileDescriptor = FileDescriptor(rawValue: descriptor)
   }
 
@@ -33,21 +33,44 @@ public final class SignalQueue {
     close()
   }
 
+  /// A signal as it arrived: which, and who sent it.
+  public struct Delivery: Hashable, Sendable {
+    /// The signal.
+    public var signal: Signal
+    /// Whether the kernel sent it (`SI_KERNEL`), as a terminal's hang-up does, rather
+    /// than a process with `kill` (`SI_USER`), as `systemctl reload` does.
+    public var isFromKernel: Bool
+    /// The process that sent it; 0 when the kernel did.
+    public var sender: pid_t
+
+    /// A delivery of `signal` from `sender`.
+    public init(signal: Signal, isFromKernel: Bool, sender: pid_t) {
+      self.signal = signal
+      self.isFromKernel = isFromKernel
+      self.sender = sender
+    }
+  }
+
   /// Reads every signal received since the last call, oldest first; empty when none is
   /// pending. A signal sent again before it is read is reported once.
   ///
   /// - Throws: `IOError` naming `read`.
-  public func readSignals() throws -> [Signal] {
+  public func readSignals() throws -> [Delivery] {
     precondition(!isClosed, "readSignals() after close()")
-    var signals: [Signal] = []
+    var deliveries: [Delivery] = []
     while true {
       var number: CInt = 0
+      var code: CInt = 0
+      var sender: pid_t = 0
       do {
-        _ = try retryOnInterrupt("read") { sbl_signalfd_read(fileDescriptor.rawValue, &number) }
+        _ = try retryOnInterrupt("read") {
+          SystemCall.readSignal(fileDescriptor.rawValue, &number, &code, &sender)
+        }
       } catch let error as IOError where error.errno == .wouldBlock {
-        return signals
+        return deliveries
       }
-      signals.append(Signal(rawValue: number))
+      deliveries.append(
+        Delivery(signal: Signal(rawValue: number), isFromKernel: code == SI_KERNEL, sender: sender))
     }
   }
 

@@ -76,7 +76,7 @@ public final class SystemdNotifier {
     if let opened = self.socket {
       socket = opened
     } else {
-      let descriptor = Glibc.socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+      let descriptor = SystemCall.datagramSocket()
       guard descriptor != -1 else {
         return IOError(operation: "socket", errno: .current)
       }
@@ -87,7 +87,7 @@ public final class SystemdNotifier {
     let message = Array(assignments.joined(separator: "\n").utf8)
     let error = address.withSocketAddress { address, length in
       let flags = CInt(MSG_DONTWAIT | MSG_NOSIGNAL)
-      let sent = sendto(socket.rawValue, message, message.count, flags, address, length)
+      let sent = SystemCall.sendto(socket.rawValue, message, message.count, flags, address, length)
       return sent == -1 ? Errno.current : nil
     }
     return error.map { IOError(operation: "sendto", path: socketAddress, errno: $0) }
@@ -131,7 +131,7 @@ public final class SystemdNotifier {
     guard let microseconds = microseconds.flatMap({ Int64($0) }), microseconds > 0 else {
       return nil
     }
-    if let processID, pid_t(processID) != getpid() {
+    if let processID, pid_t(processID) != SystemCall.processID() {
       return nil
     }
     let (nanoseconds, overflow) = microseconds.multipliedReportingOverflow(by: 1000)

@@ -50,14 +50,16 @@ public final class TerminalMode {
 
   private static func attributes(of descriptor: FileDescriptor) throws -> termios {
     var attributes = termios()
-    _ = try retryOnInterrupt("tcgetattr") { tcgetattr(descriptor.rawValue, &attributes) }
+    _ = try retryOnInterrupt("tcgetattr") {
+      SystemCall.tcgetattr(descriptor.rawValue, &attributes)
+    }
     return attributes
   }
 
   private static func setAttributes(_ attributes: termios, of descriptor: FileDescriptor) throws {
     var attributes = attributes
     _ = try retryOnInterrupt("tcsetattr") {
-      tcsetattr(descriptor.rawValue, TCSANOW, &attributes)
+      SystemCall.tcsetattr(descriptor.rawValue, TCSANOW, &attributes)
     }
   }
 }

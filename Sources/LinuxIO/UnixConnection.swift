@@ -28,7 +28,8 @@ public final class UnixConnection {
   ///   take the connection in time.
   public static func connect(to path: String, timeout: Duration) throws -> UnixConnection {
     let connection = UnixConnection(
-      fileDescriptor: FileDescriptor(rawValue: try retryOnInterrupt("socket") { sbl_unix_socket() })
+      fileDescriptor: FileDescriptor(
+        rawValue: try retryOnInterrupt("socket") { SystemCall.unixSocket() })
     )
     // A blocking connect waits for room in the listener's queue for at most the socket's
     // send timeout; a non-blocking one would fail at once.
@@ -36,13 +37,13 @@ public final class UnixConnection {
     let (seconds, attoseconds) = max(timeout, .microseconds(1)).components
     var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
     _ = try retryOnInterrupt("setsockopt") {
-      setsockopt(
+      SystemCall.setsockopt(
         connection.fileDescriptor.rawValue, SOL_SOCKET, SO_SNDTIMEO, &limit,
         socklen_t(MemoryLayout<timeval>.size))
     }
     do {
       _ = try retryOnInterrupt("connect", path: path) {
-        sbl_unix_connect(connection.fileDescriptor.rawValue, path)
+        SystemCall.connect(connection.fileDescriptor.rawValue, path)
       }
     } catch let error as IOError where error.errno == .wouldBlock {
       throw IOError(operation: "connect", path: path, errno: .timedOut)
@@ -69,7 +70,8 @@ public final class UnixConnection {
   public func write(_ buffer: UnsafeRawBufferPointer) throws -> Int {
     precondition(!isClosed, "write(_:) after close()")
     return try retryOnInterrupt("send") {
-      send(fileDescriptor.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
+      SystemCall.send(
+        fileDescriptor.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL))
     }
   }
 

@@ -13,24 +13,24 @@ public final class UnixListener {
   /// `accept()`.
   public let fileDescriptor: FileDescriptor
   /// The socket file this listener created, to remove it only if it is still that file.
-  private let file: (device: dev_t, inode: ino_t)
+  private let file: FileIdentity
   private var isClosed = false
 
   /// Creates the socket file at `path` and listens on it.
   ///
-  /// A socket file already at `path` is replaced only when it is stale: when nothing
-  /// answers a connection to it (the process that made it is gone).
+  /// Something already at `path` is replaced only when it is a stale socket of this
+  /// user: a socket file that nothing answers on (the process that made it is gone).
   ///
   /// - Parameters:
   ///   - permissions: The socket file's mode bits; connecting needs write permission.
   ///   - backlog: How many connections may wait to be accepted.
-  /// - Throws: `IOError` naming the call and `path`: `bind` with `.addressInUse` when a
-  ///   live socket answers at `path`, with `.fileExists` when a file that is not a
-  ///   socket is in the way.
+  /// - Throws: `SocketPathTaken` when a live socket answers at `path`, when something
+  ///   other than a socket is there, or a socket of another user; `IOError` naming the
+  ///   call and `path` for other failures.
   public init(path: String, permissions: mode_t = 0o660, backlog: CInt = 16) throws {
     self.path = path
     let descriptor = FileDescriptor(
-      rawValue: try retryOnInterrupt("socket") { sbl_unix_socket() })
+      rawValue: try retryOnInterrupt("socket") { SystemCall.unixSocket() })
     do {
       try Self.bind(descriptor, to: path)
     } catch {
@@ -38,12 +38,13 @@ public final class UnixListener {
       throw error
     }
     do {
-      _ = try retryOnInterrupt("chmod", path: path) { chmod(path, permissions) }
-      _ = try retryOnInterrupt("listen", path: path) { listen(descriptor.rawValue, backlog) }
-      let status = try Self.status(of: path)
-      file = (status.st_dev, status.st_ino)
+      _ = try retryOnInterrupt("chmod", path: path) { SystemCall.chmod(path, permissions) }
+      _ = try retryOnInterrupt("listen", path: path) {
+        SystemCall.listen(descriptor.rawValue, backlog)
+      }
+      file = try FileStatus.ofEntry(at: path).identity
     } catch {
-      unlink(path)
+      _ = SystemCall.unlink(path)
       try? descriptor.close()
       throw error
     }
@@ -63,7 +64,7 @@ public final class UnixListener {
     precondition(!isClosed, "accept() after close()")
     do {
       let descriptor = try retryOnInterrupt("accept", path: path) {
-        sbl_unix_accept(fileDescriptor.rawValue)
+        SystemCall.accept(fileDescriptor.rawValue)
       }
       return UnixConnection(fileDescriptor: FileDescriptor(rawValue: descriptor))
     } catch let error as IOError
@@ -78,44 +79,42 @@ public final class UnixListener {
   public func close() {
     guard !isClosed else { return }
     isClosed = true
-    if let status = try? Self.status(of: path), status.st_dev == file.device,
-      status.st_ino == file.inode
-    {
-      unlink(path)
+    if let status = try? FileStatus.ofEntry(at: path), status.identity == file {
+      _ = SystemCall.unlink(path)
     }
     // Closing a socket reports nothing the caller could act on.
     try? fileDescriptor.close()
   }
 
-  /// Binds `descriptor` to `path`, first removing a stale socket file there.
+  /// Binds `descriptor` to `path`, first removing a stale socket file of this user
+  /// there.
   private static func bind(_ descriptor: FileDescriptor, to path: String) throws {
     do {
-      _ = try retryOnInterrupt("bind", path: path) { sbl_unix_bind(descriptor.rawValue, path) }
+      _ = try retryOnInterrupt("bind", path: path) { SystemCall.bind(descriptor.rawValue, path) }
       return
     } catch let error as IOError where error.errno == .addressInUse {
-      guard try status(of: path).st_mode & S_IFMT == S_IFSOCK else {
-        throw IOError(operation: "bind", path: path, errno: .fileExists)
+      let status = try FileStatus.ofEntry(at: path)
+      guard status.kind == .socket else {
+        throw SocketPathTaken(path: path, reason: .notASocket(status.kind))
       }
-      guard try !isAnswering(path) else { throw error }
+      guard status.owner == SystemCall.effectiveUserID() else {
+        throw SocketPathTaken(path: path, reason: .otherOwner(status.owner))
+      }
+      guard try !isAnswering(path) else { throw SocketPathTaken(path: path, reason: .live) }
     }
-    unlink(path)
-    _ = try retryOnInterrupt("bind", path: path) { sbl_unix_bind(descriptor.rawValue, path) }
+    _ = SystemCall.unlink(path)
+    _ = try retryOnInterrupt("bind", path: path) { SystemCall.bind(descriptor.rawValue, path) }
   }
 
   /// Whether a listener answers a connection to the socket file at `path`.
   private static func isAnswering(_ path: String) throws -> Bool {
-    let probe = try retryOnInterrupt("socket") { sbl_unix_socket() }
-    defer { Glibc.close(probe) }
-    guard sbl_unix_connect(probe, path) == -1 else { return true }
-    // Refused: nobody listens. Gone: removed meanwhile. Anything else (a full queue,
-    // no permission) may well be a live listener.
+    let probe = FileDescriptor(
+      rawValue: try retryOnInterrupt("socket") { SystemCall.unixSocket() })
+    defer { try? probe.close() }
+    guard SystemCall.connect(probe.rawValue, path) == -1 else { return true }
+    // Refused: nobody listens. Gone: removed meanwhile. Would block: the listener's queue
+    // is full, so it is alive. Anything else (no permission) may well be a live listener.
     let error = Errno.current
     return error != .connectionRefused && error != .noSuchFileOrDirectory
-  }
-
-  private static func status(of path: String) throws -> stat {
-    var status = stat()
-    _ = try retryOnInterrupt("lstat", path: path) { lstat(path, &status) }
-    return status
   }
 }

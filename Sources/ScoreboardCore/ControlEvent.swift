@@ -15,6 +15,9 @@ public enum ControlEvent: Hashable, Sendable {
   case display(name: String, online: Bool)
   /// A keypad went offline or came back online.
   case keypad(name: String, online: Bool)
+  /// Writing the state file began to fail (false), or works again and every value is
+  /// saved (true).
+  case stateFile(saved: Bool)
 
   /// The event a watcher is told about for a scoreboard event; nil for the events
   /// watchers do not get (entry typing, focus moves, refused keys, an armed reset).
@@ -51,6 +54,7 @@ public enum ControlEvent: Hashable, Sendable {
       "event editing-ended \(field) \(committed ? "committed" : "cancelled")"
     case .display(let name, let online): "event display \(name) \(online ? "online" : "offline")"
     case .keypad(let name, let online): "event keypad \(name) \(online ? "online" : "offline")"
+    case .stateFile(let saved): "event state-file \(saved ? "saved" : "failing")"
     }
   }
 }

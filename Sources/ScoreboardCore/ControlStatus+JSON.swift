@@ -2,7 +2,8 @@ extension ControlStatus {
   /// The status as one line of JSON, for scripts (`scoreboardctl status --json`):
   ///
   ///     {"fields":{"home":"12","away":"7","period":"OT"},"brightness":8,"blank":false,
-  ///      "editing":null,"displays":{"main":{"online":true}},"keypads":{...}}
+  ///      "editing":null,"displays":{"main":{"online":true}},"keypads":{...},
+  ///      "stateFile":{"status":"saved"}}
   ///
   /// Field values are strings, as the fields show them; objects keep the configuration's
   /// order.
@@ -11,7 +12,18 @@ extension ControlStatus {
     return "{\"fields\":{\(fieldMembers.joined(separator: ","))},"
       + "\"brightness\":\(brightness),\"blank\":\(isBlanked),"
       + "\"editing\":\(editing.map(Self.json) ?? "null"),"
-      + "\"displays\":\(Self.json(displays)),\"keypads\":\(Self.json(keypads))}"
+      + "\"displays\":\(Self.json(displays)),\"keypads\":\(Self.json(keypads)),"
+      + "\"stateFile\":\(Self.json(stateFile))}"
+  }
+
+  /// `{"status":"saved"}`, `{"status":"none"}`, or
+  /// `{"status":"failing","since":"2026-12-01T10:32:05+01:00"}`.
+  private static func json(_ stateFile: StateFile) -> String {
+    switch stateFile {
+    case .saved: "{\"status\":\"saved\"}"
+    case .none: "{\"status\":\"none\"}"
+    case .failing(let since): "{\"status\":\"failing\",\"since\":\(json(since))}"
+    }
   }
 
   /// `{"main":{"online":true},...}`.

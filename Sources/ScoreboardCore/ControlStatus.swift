@@ -1,10 +1,21 @@
 /// The whole state `status` answers with: field values, brightness, blanking, the field
-/// being edited, and which displays and keypads are online.
+/// being edited, which displays and keypads are online, and whether the scores are saved.
 ///
 /// On the wire it is one line of `name=value` words (values contain no spaces):
 /// `ok home=12 away=7 period=OT brightness=8 blank=off editing=- displays=main:online
-/// keypads=numpad:online`.
+/// keypads=numpad:online state-file=saved`.
 public struct ControlStatus: Hashable, Sendable {
+  /// Whether the committed values are in the state file.
+  public enum StateFile: Hashable, Sendable {
+    /// Every committed value is in the state file.
+    case saved
+    /// Writing the state file fails since the local time `since`
+    /// (`2026-12-01T10:32:05+01:00`): the latest values live in memory only.
+    case failing(since: String)
+    /// No state file is configured (`state-file = none`).
+    case none
+  }
+
   /// A field and its value as the field shows it (`12`, `OT`).
   public struct Field: Hashable, Sendable {
     public var name: String
@@ -38,11 +49,13 @@ public struct ControlStatus: Hashable, Sendable {
   public var editing: String?
   public var displays: [Device]
   public var keypads: [Device]
+  /// Whether the values are saved.
+  public var stateFile: StateFile
 
   /// A status made of its parts.
   public init(
     fields: [Field], brightness: Int, isBlanked: Bool, editing: String?, displays: [Device],
-    keypads: [Device]
+    keypads: [Device], stateFile: StateFile
   ) {
     self.fields = fields
     self.brightness = brightness
@@ -50,18 +63,21 @@ public struct ControlStatus: Hashable, Sendable {
     self.editing = editing
     self.displays = displays
     self.keypads = keypads
+    self.stateFile = stateFile
   }
 
   /// The status of `board` (committed values, not an entry being typed), with the
-  /// devices the caller knows about.
-  public init(_ board: Scoreboard, displays: [Device], keypads: [Device]) {
+  /// devices and the state file as the caller knows them.
+  public init(
+    _ board: Scoreboard, displays: [Device], keypads: [Device], stateFile: StateFile
+  ) {
     self.init(
       fields: zip(board.spec.fields, board.values).map { field, value in
         Field(name: field.name, text: field.text(of: value))
       },
       brightness: board.brightness, isBlanked: board.isBlanked,
       editing: board.session.map { board.spec.fields[$0.field].name }, displays: displays,
-      keypads: keypads)
+      keypads: keypads, stateFile: stateFile)
   }
 
   /// The answer line, without its newline: `ok home=12 ... keypads=numpad:online`. An
@@ -71,22 +87,22 @@ public struct ControlStatus: Hashable, Sendable {
       fields.map { "\($0.name)=\($0.text)" } + [
         "brightness=\(brightness)", "blank=\(isBlanked ? "on" : "off")",
         "editing=\(editing ?? "-")", "displays=\(Self.text(of: displays))",
-        "keypads=\(Self.text(of: keypads))",
+        "keypads=\(Self.text(of: keypads))", "state-file=\(Self.text(of: stateFile))",
       ]
     return "ok " + words.joined(separator: " ")
   }
 
   /// Parses the answer to `status`, as `line()` writes it.
   ///
-  /// The last five words are always `brightness`, `blank`, `editing`, `displays` and
-  /// `keypads`, so a field may have any of those names.
+  /// The last six words are always `brightness`, `blank`, `editing`, `displays`,
+  /// `keypads` and `state-file`, so a field may have any of those names.
   /// - Throws: `ControlSyntaxError` naming the first word that is wrong.
   public init(parsing line: String) throws(ControlSyntaxError) {
     guard line.hasPrefix("ok ") else {
       throw ControlSyntaxError(description: "expected a status line 'ok ...', found '\(line)'")
     }
     let words = line.dropFirst(3).split(separator: " ").map(String.init)
-    let keys = ["brightness", "blank", "editing", "displays", "keypads"]
+    let keys = ["brightness", "blank", "editing", "displays", "keypads", "state-file"]
     guard words.count >= keys.count else {
       throw ControlSyntaxError(
         description: "expected a status line ending in "
@@ -118,7 +134,30 @@ public struct ControlStatus: Hashable, Sendable {
       fields: fields, brightness: brightness, isBlanked: values[1] == "on",
       editing: values[2] == "-" ? nil : values[2],
       displays: try Self.devices(values[3], "displays"),
-      keypads: try Self.devices(values[4], "keypads"))
+      keypads: try Self.devices(values[4], "keypads"), stateFile: try Self.stateFile(values[5]))
+  }
+
+  /// `saved`, `none` or `failing-since-TIME`.
+  private static func text(of stateFile: StateFile) -> String {
+    switch stateFile {
+    case .saved: "saved"
+    case .failing(let since): "failing-since-" + since
+    case .none: "none"
+    }
+  }
+
+  private static func stateFile(_ text: String) throws(ControlSyntaxError) -> StateFile {
+    let failing = "failing-since-"
+    switch text {
+    case "saved": return .saved
+    case "none": return .none
+    case _ where text.hasPrefix(failing) && text.count > failing.count:
+      return .failing(since: String(text.dropFirst(failing.count)))
+    default:
+      throw ControlSyntaxError(
+        description: "expected state-file=saved, none or failing-since-TIME, "
+          + "found 'state-file=\(text)'")
+    }
   }
 
   /// `main:online,side:offline`, or `-` for none.

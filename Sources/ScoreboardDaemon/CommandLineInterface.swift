@@ -7,7 +7,7 @@ public enum CommandLineInterface {
   public static let version = "0.1.0"
 
   static let usage = """
-    Usage: scoreboardd [--config FILE]
+    Usage: scoreboardd [--config FILE] [--state-file FILE|none] [--control-socket PATH|none]
            scoreboardd --check-config FILE
            scoreboardd --version | --help
 
@@ -16,6 +16,11 @@ public enum CommandLineInterface {
 
     Options:
       -c, --config FILE        run with this configuration file
+          --state-file FILE    keep the scores in FILE (none: in memory only) instead
+                               of the configuration's state-file
+          --control-socket PATH
+                               listen on PATH (none: no control socket) instead of
+                               the configuration's control-socket
           --check-config FILE  validate FILE without touching any device; exit 0 when
                                it is valid, 78 with every error otherwise
       -V, --version            print the version and exit
@@ -27,7 +32,7 @@ public enum CommandLineInterface {
 
   /// What the command line asks for.
   enum Request: Equatable {
-    case run(configuration: String)
+    case run(configuration: String, overrides: ServiceOverrides)
     case check(configuration: String)
     case version
     case help
@@ -37,6 +42,7 @@ public enum CommandLineInterface {
   static func parse(_ arguments: [String]) throws(DaemonError) -> Request {
     var configuration: String?
     var check: String?
+    var overrides = ServiceOverrides()
     var request: Request?
     var remaining = arguments[...]
     func value(of option: String) throws(DaemonError) -> String {
@@ -57,6 +63,12 @@ public enum CommandLineInterface {
         configuration = inlineValue != nil ? inlineValue : try value(of: option)
       case "--check-config":
         check = inlineValue != nil ? inlineValue : try value(of: option)
+      case "--state-file":
+        let path = inlineValue != nil ? inlineValue! : try value(of: option)
+        overrides.stateFile = .some(path == "none" ? nil : path)
+      case "--control-socket":
+        let path = inlineValue != nil ? inlineValue! : try value(of: option)
+        overrides.controlSocket = .some(path == "none" ? nil : path)
       case "-V", "--version":
         request = .version
       case "-h", "--help":
@@ -69,12 +81,14 @@ public enum CommandLineInterface {
       return request
     }
     if let check {
-      guard configuration == nil else {
-        throw DaemonError("--check-config and --config cannot be combined", exitCode: .usage)
+      guard configuration == nil, overrides == ServiceOverrides() else {
+        throw DaemonError(
+          "--check-config cannot be combined with --config, --state-file or --control-socket",
+          exitCode: .usage)
       }
       return .check(configuration: check)
     }
-    return .run(configuration: configuration ?? ConfigurationFile.defaultPath)
+    return .run(configuration: configuration ?? ConfigurationFile.defaultPath, overrides: overrides)
   }
 
   /// Carries out the command line and returns the exit code.
@@ -106,13 +120,14 @@ public enum CommandLineInterface {
         write(error.message + "\n", to: errorOutput)
         return error.exitCode
       }
-    case .run(let path):
-      var logger = Logger(output: errorOutput, programName: "scoreboardd")
+    case .run(let path, let overrides):
+      let logger = Logger(output: errorOutput, programName: "scoreboardd")
       do {
-        let configuration = try ConfigurationFile.load(path)
+        let configuration = try ConfigurationFile.load(path, overrides: overrides)
         logger.minimumLevel = configuration.service.logLevel
         let daemon = try Daemon(
-          configuration: configuration, gpio: LibgpiodBackend(), logger: logger)
+          configuration: configuration, overrides: overrides, gpio: LibgpiodBackend(),
+          logger: logger)
         try daemon.run()
         return .success
       } catch {

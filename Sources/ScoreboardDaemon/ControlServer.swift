@@ -71,8 +71,9 @@ public final class ControlServer {
   ///   - loop: The daemon's loop, which the server's watches join.
   ///   - handler: Carries out requests; not retained (the daemon owns the server).
   ///   - logger: Where connections and misbehaving clients are logged.
-  /// - Throws: `DaemonError` with exit code 69 when the socket cannot be created, such
-  ///   as when another scoreboardd answers at `path`.
+  /// - Throws: `DaemonError` with exit code 69 when the socket cannot be created: when
+  ///   another scoreboardd answers at `path`, or something other than a stale socket of
+  ///   this user is there.
   public init(
     path: String = ControlServer.defaultPath, permissions: mode_t = 0o660,
     maximumClients: Int = 8, loop: PollLoop, handler: any ControlHandler, logger: Logger
@@ -80,9 +81,9 @@ public final class ControlServer {
     precondition(maximumClients > 0, "a control socket needs room for one client")
     do {
       listener = try UnixListener(path: path, permissions: permissions)
-    } catch let error as IOError where error.errno == .addressInUse {
+    } catch let error as SocketPathTaken where error.reason == .live {
       throw DaemonError(
-        "control socket \(path): another scoreboardd is running (\(error))",
+        "control socket \(path): another scoreboardd is running (it answers on this socket)",
         exitCode: .unavailable)
     } catch {
       throw DaemonError("control socket: \(error)", exitCode: .unavailable)

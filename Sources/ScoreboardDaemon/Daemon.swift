@@ -6,140 +6,273 @@ import ScoreboardDrivers
 /// The running scoreboard: keypads and the control socket in, the model in the middle,
 /// displays out, all on one thread around one `poll()`.
 ///
-/// The loop sleeps until a descriptor is ready or the next deadline (cursor blink, idle
-/// timeout, a display's pacing or retry, the systemd watchdog) comes; an idle
-/// scoreboard makes no other wakeups. Committed changes are written to the state file
-/// before anything else happens, and the control socket answers only after that.
+/// Each input goes through one step of `DaemonLogic`, which says what happened and
+/// when the board next changes by itself; the daemon then carries it out in this order:
+/// the displays are served first, then a change is saved (`StateStore`), then watchers
+/// and the client are told (an `ok` means saved), and the log lines of the round are
+/// written last, so that neither the disk nor the journal delays a key on its way to
+/// the wire. The loop sleeps until a descriptor is ready or the next deadline (cursor
+/// blink, idle timeout, a display's pacing or retry, a save's retry, the systemd
+/// watchdog) comes; an idle scoreboard makes no other wakeups.
 public final class Daemon {
-  var configuration: Configuration
-  var logger: Logger
-  let gpio: any GPIOBackend
-  var board: Scoreboard
-  let loop = PollLoop()
+  private var configuration: Configuration
+  /// What the command line replaces in every configuration read.
+  private let overrides: ServiceOverrides
+  private let logger: Logger
+  private let loop = PollLoop()
   private let signals: SignalQueue
-  let notifier: SystemdNotifier
-  var outputs: [DisplayOutput] = []
-  var inputs: [KeypadInput] = []
-  var control: ControlServer?
-  /// A committed change has not been written to the state file yet.
-  var stateNeedsSaving = false
-  /// The last write of the state file failed (logged once until one succeeds).
-  var stateSaveFailing = false
-  /// What was last sent as systemd's STATUS=.
-  var reportedStatus = ""
+  private var logic: DaemonLogic
+  private var store: StateStore
+  private let reporter: StatusReporter
+  private var devices: Devices!
+  private var control: ControlServer?
+  /// When the board next changes by itself.
+  private var boardDeadline: Instant?
   /// A value or a device's state changed since STATUS= was last worked out.
-  var statusMayHaveChanged = false
-  /// Whether each display and keypad was online, by `display NAME`/`keypad NAME`.
-  var reportedOnline: [String: Bool] = [:]
-  private var nextWatchdogPing: Instant?
+  private var statusMayHaveChanged = false
   private var stopRequested = false
   private var reloadRequested = false
-  private var isReady = false
 
-  /// Opens every display and keypad of `configuration`, restores the saved scores and
-  /// opens the control socket.
+  /// Checks the state file's and the control socket's folders, opens the control
+  /// socket, restores the saved scores and opens every display and keypad of
+  /// `configuration`.
   ///
-  /// - Throws: `DaemonError` when a required device cannot be opened; whatever was
-  ///   opened is closed again.
+  /// - Throws: `DaemonError`: exit code 78 when a folder is not safe to write in, 69
+  ///   when another scoreboardd answers on the control socket, or something that is not
+  ///   this user's socket is in its place, or a required device cannot be opened;
+  ///   whatever was opened is closed again.
   public init(
-    configuration: Configuration, gpio: any GPIOBackend, logger: Logger,
-    notifier: SystemdNotifier = SystemdNotifier()
+    configuration: Configuration, overrides: ServiceOverrides = ServiceOverrides(),
+    gpio: any GPIOBackend, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()
   ) throws(DaemonError) {
-    self.configuration = configuration
+    self.configuration = overrides.applied(to: configuration)
+    self.overrides = overrides
     self.logger = logger
-    self.gpio = gpio
-    self.notifier = notifier
-    board = Scoreboard(spec: configuration.scoreboard)
+    reporter = StatusReporter(notifier: notifier, logger: logger)
     do {
       try Signal.brokenPipe.ignore()
       signals = try SignalQueue(signals: [.interrupt, .terminate, .hangUp])
     } catch {
       throw DaemonError("cannot set up signal handling: \(error)", exitCode: .software)
     }
-    restoreState()
+    let configuration = self.configuration
+    logic = DaemonLogic(
+      board: Scoreboard(spec: configuration.scoreboard), keymaps: Self.keymaps(configuration))
+    store = StateStore(path: configuration.service.stateFile, logger: logger)
+    try store.prepare()
+    control = try openControl(configuration.service)
+    let now = Self.now()
+    restoreState(at: now)
     do {
-      let now = Self.now()
-      outputs = configuration.displays.flatMap { openDisplay($0, at: now) }
-      for keypad in configuration.keypads {
-        inputs.append(try openKeypad(keypad, at: now))
-      }
+      devices = try Devices(configuration, gpio: gpio, logger: logger, loop: loop, at: now)
     } catch {
-      closeDevices(finalFrames: false)
+      control?.close()
       throw error
     }
-    openControl()
+    devices.onKeys = { [unowned self] events in
+      _ = self.carryOut(.keys(events))
+    }
+    devices.onTerminalHangUp = { [unowned self] in
+      self.stop(because: "the terminal hung up")
+    }
   }
 
-  /// Runs until SIGINT or SIGTERM, then shows the final frames and closes every device.
+  /// Runs until SIGINT or SIGTERM, or until the terminal of the demo hangs up; then
+  /// saves the scores, shows the final frames and closes every device.
   public func run() throws(DaemonError) {
+    logger.sink.hold()
     defer {
-      closeDevices(finalFrames: true)
+      devices.close(finalFrames: logic.board.settled)
       control?.close()
+      logger.sink.release()
     }
     loop.watch(signals.fileDescriptor, for: .readable) { [unowned self] _ in
       self.handleSignals()
     }
-    if let interval = notifier.watchdogInterval {
-      nextWatchdogPing = Self.now() + .nanoseconds(interval / 2)
-    }
+    var now = Self.now()
+    devices.show(logic.board, at: now)
+    _ = devices.onlineChanges()
+    let status = statusLine()
+    logger.info("started: " + status)
+    reporter.ready(status, at: now)
 
     while !stopRequested {
-      let now = Self.now()
-      report(board.advance(to: now), source: nil)
-      serviceDevicesDue(at: now)
-      showFrames(at: now)
-      saveStateIfNeeded()
-      reportDevicesOnline()
-      if !isReady {
-        isReady = true
-        reportedStatus = statusText()
-        logger.log(.info, "started: " + reportedStatus)
-        _ = notifier.notify(["READY=1", "STATUS=" + reportedStatus])
-      }
-      updateStatus()
       if reloadRequested {
         reloadRequested = false
         reload()
         continue
       }
-      pingWatchdogIfDue(at: now)
-      let deadlines =
-        [board.nextDeadline(after: now), nextWatchdogPing] + watchDisplays() + watchKeypads()
-      let timeout = deadlines.compactMap { $0 }.min().map { deadline in
-        max(deadline - Self.now(), .zero)
-      }
+      logger.sink.flush()
+      let deadlines = [
+        boardDeadline, devices.watch(), store.retryAt, reporter.nextWatchdogPing,
+      ]
+      let timeout = deadlines.compactMap { $0 }.min().map { max($0 - Self.now(), .zero) }
       do {
         try loop.runOnce(timeout: timeout)
       } catch {
         throw DaemonError("poll failed: \(error)", exitCode: .software)
       }
+      now = Self.now()
+      if let deadline = boardDeadline, deadline <= now {
+        _ = carryOut(.deadline)
+      }
+      devices.serviceDue(at: now)
+      let health = store.health
+      store.retryIfDue(at: now)
+      noteStateFile(was: health)
+      for change in devices.onlineChanges() {
+        statusMayHaveChanged = true
+        control?.broadcast(change.line)
+      }
+      updateStatus()
+      reporter.pingWatchdogIfDue(at: now)
     }
-    _ = notifier.stopping()
-    logger.log(.info, "stopping")
-    saveStateIfNeeded()
+    reporter.stopping()
+    let health = store.health
+    store.save(logic.savedState, at: Self.now())
+    noteStateFile(was: health)
   }
 
-  private func pingWatchdogIfDue(at now: Instant) {
-    guard let due = nextWatchdogPing, now >= due, let interval = notifier.watchdogInterval else {
-      return
-    }
-    _ = notifier.watchdog()
-    nextWatchdogPing = now + .nanoseconds(interval / 2)
+  static func now() -> Instant {
+    Instant(nanoseconds: MonotonicClock.now())
   }
+
+  // MARK: - Steps
+
+  /// One step of the logic, carried out: displays, state file, watchers, log.
+  ///
+  /// - Returns: The answer to a request: `ok` turned `unsaved` when its change could not
+  ///   be saved.
+  func carryOut(_ input: DaemonLogic.Input) -> ControlResponse? {
+    let now = Self.now()
+    let reaction = logic.step(input, at: now)
+    boardDeadline = reaction.nextDeadline
+    devices.show(logic.board, at: now)
+    var answer = reaction.answer
+    if reaction.changesState {
+      statusMayHaveChanged = true
+      let health = store.health
+      let saved = store.save(logic.savedState, at: now)
+      noteStateFile(was: health)
+      if !saved, case .ok(let text) = answer {
+        answer = .unsaved(text, reason: store.unsavedReason ?? "the state file cannot be written")
+      }
+    }
+    for (event, _) in reaction.events {
+      if let line = ControlEvent(event, spec: logic.board.spec)?.line {
+        control?.broadcast(line)
+      }
+    }
+    log(reaction)
+    return answer
+  }
+
+  private func log(_ reaction: DaemonLogic.Reaction) {
+    for note in reaction.keyNotes {
+      logger.debug(note)
+    }
+    for refusal in reaction.refusals {
+      logger.log(.warning, throttle: "refused", refusal)
+    }
+    let spec = logic.board.spec
+    for (event, source) in reaction.events {
+      let origin = source.map { " (\($0))" } ?? ""
+      switch event {
+      case .valueChanged(let name, let from, let to):
+        guard let field = spec.field(named: name) else { continue }
+        logger.info("\(name): \(field.text(of: from)) -> \(field.text(of: to))\(origin)")
+      case .brightnessChanged(let level):
+        logger.info("brightness \(level)\(origin)")
+      case .blankChanged(let blanked):
+        logger.info(blanked ? "blanked\(origin)" : "unblanked\(origin)")
+      case .resetArmed:
+        logger.notice("reset armed: press reset again to reset every field\(origin)")
+      case .refused(let name):
+        logger.debug("\(name): key refused (outside the field's limits)")
+      case .editingBegan(let name):
+        logger.debug("\(name): editing")
+      case .editingChanged(let name, let text):
+        logger.debug("\(name): entry \"\(text)\"")
+      case .editingEnded(let name, let committed):
+        logger.debug("\(name): editing \(committed ? "committed" : "cancelled")")
+      case .focusChanged(let name):
+        logger.debug("focus on \(name)")
+      }
+    }
+  }
+
+  // MARK: - The state file
+
+  /// Restores the saved scores, then saves at once what the scoreboard starts with, so
+  /// that a file that could not be used is replaced and a state file that cannot be
+  /// written shows from the start.
+  private func restoreState(at now: Instant) {
+    if let saved = store.load(at: now) {
+      for name in logic.restore(saved) {
+        logger.notice("saved field \(name) is no longer configured or does not fit; dropped")
+      }
+    }
+    store.save(logic.savedState, at: now)
+  }
+
+  /// Tells watchers and systemd when the state file began to fail or works again.
+  private func noteStateFile(was previous: StateStore.Health) {
+    let current = store.health
+    guard current != previous else { return }
+    statusMayHaveChanged = true
+    switch (previous, current) {
+    case (.failing, .saved):
+      control?.broadcast(ControlEvent.stateFile(saved: true).line)
+    case (.saved, .failing), (.off, .failing):
+      control?.broadcast(ControlEvent.stateFile(saved: false).line)
+    default:
+      break
+    }
+  }
+
+  // MARK: - Status
+
+  /// What `status` answers.
+  func controlStatus() -> ControlStatus {
+    ControlStatus(
+      logic.board, displays: devices.displayStatus, keypads: devices.keypadStatus,
+      stateFile: store.status)
+  }
+
+  private func statusLine() -> String {
+    StatusReporter.line(
+      board: logic.board, displays: devices.displayStatus, keypads: devices.keypadStatus,
+      unsavedReason: store.unsavedReason)
+  }
+
+  /// Sends STATUS= when the status line changed (worked out only after a value, a
+  /// device or the state file changed, not on every wakeup).
+  private func updateStatus() {
+    guard statusMayHaveChanged else { return }
+    statusMayHaveChanged = false
+    reporter.update(statusLine())
+  }
+
+  // MARK: - Signals, stopping and reloading
 
   private func handleSignals() {
-    let received: [Signal]
+    let received: [SignalQueue.Delivery]
     do {
       received = try signals.readSignals()
     } catch {
-      logger.log(.error, "reading signals: \(error)")
+      logger.error("reading signals: \(error)")
       return
     }
-    for signal in received {
-      switch signal {
-      case .interrupt, .terminate:
-        logger.log(.info, signal == .interrupt ? "interrupted" : "terminated")
-        stopRequested = true
+    for delivery in received {
+      switch delivery.signal {
+      case .interrupt:
+        stop(because: "interrupted")
+      case .terminate:
+        stop(because: "terminated")
+      case .hangUp where delivery.isFromKernel || devices.terminalHungUp:
+        // The terminal of the demo went away (its window closed, its connection
+        // dropped): the person at it is gone, there is nothing to reload for.
+        stop(because: "the terminal hung up")
       case .hangUp:
         reloadRequested = true
       default:
@@ -148,26 +281,96 @@ public final class Daemon {
     }
   }
 
+  private func stop(because reason: String) {
+    guard !stopRequested else { return }
+    logger.notice("\(reason); stopping")
+    stopRequested = true
+  }
+
   /// Reads the configuration file again and applies it; a file with errors is logged
   /// and the running configuration kept.
   private func reload() {
-    _ = notifier.reloading()
-    logger.log(.notice, "SIGHUP: reloading \(configuration.path)")
+    reporter.reloading()
+    logger.notice("SIGHUP: reloading \(configuration.path)")
     do {
-      let new = try ConfigurationFile.load(configuration.path)
-      apply(new)
-      logger.log(.notice, "reloaded \(configuration.path)")
+      let new = try ConfigurationFile.load(configuration.path, overrides: overrides)
+      try apply(new)
+      logger.notice("reloaded \(configuration.path)")
     } catch {
       for line in error.message.split(separator: "\n") {
-        logger.log(.error, String(line))
+        logger.error(String(line))
       }
-      logger.log(.error, "reload failed; keeping the running configuration")
+      logger.error("reload failed; keeping the running configuration")
     }
-    reportedStatus = statusText()
-    _ = notifier.notify(["READY=1", "STATUS=" + reportedStatus])
+    reporter.ready(statusLine(), at: Self.now())
   }
 
-  static func now() -> Instant {
-    Instant(nanoseconds: MonotonicClock.now())
+  /// Switches to `new`: the scores carry over by field name, and displays and keypads
+  /// whose sections did not change keep running untouched.
+  ///
+  /// - Throws: `DaemonError` when the new state file's folder is not safe, or the new
+  ///   control socket cannot be opened; nothing has changed then.
+  private func apply(_ new: Configuration) throws(DaemonError) {
+    let now = Self.now()
+    var newStore: StateStore?
+    if new.service.stateFile != configuration.service.stateFile {
+      let candidate = StateStore(path: new.service.stateFile, logger: logger)
+      try candidate.prepare()
+      newStore = candidate
+    }
+    var newControl: ControlServer??
+    let oldService = configuration.service
+    if new.service.controlSocket != oldService.controlSocket
+      || new.service.maximumControlClients != oldService.maximumControlClients
+    {
+      control?.close()
+      control = nil
+      do {
+        newControl = .some(try openControl(new.service))
+      } catch {
+        control = try? openControl(oldService)
+        throw error
+      }
+    }
+    for name in logic.reconfigure(new.scoreboard, keymaps: Self.keymaps(new)) {
+      logger.notice("field \(name): no longer configured or its value no longer fits; dropped")
+    }
+    if let newStore {
+      store = newStore
+    }
+    if let newControl {
+      control = newControl
+    }
+    configuration = new
+    logger.minimumLevel = new.service.logLevel
+    devices.apply(new, at: now)
+    boardDeadline = logic.step(.deadline, at: now).nextDeadline
+    let health = store.health
+    store.save(logic.savedState, at: now)
+    noteStateFile(was: health)
+    statusMayHaveChanged = true
+    devices.show(logic.board, at: now)
+  }
+
+  /// Opens the control socket `service` names, after checking its folder.
+  private func openControl(_ service: ServiceSettings) throws(DaemonError) -> ControlServer? {
+    guard let path = service.controlSocket else { return nil }
+    let folder = FileSystem.folder(containing: path)
+    do {
+      try PrivateFolder.check(folder)
+    } catch {
+      throw DaemonError(
+        "control socket \(path): \(error); scoreboardd does not listen where another user "
+          + "could replace or redirect its socket", exitCode: .configuration)
+    }
+    return try ControlServer(
+      path: path, maximumClients: service.maximumControlClients, loop: loop, handler: self,
+      logger: logger)
+  }
+
+  private static func keymaps(_ configuration: Configuration) -> [(
+    keypad: String, keymap: Keymap
+  )] {
+    configuration.keypads.map { ($0.name, $0.keymap) }
   }
 }

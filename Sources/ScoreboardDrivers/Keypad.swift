@@ -26,6 +26,10 @@ public protocol Keypad: AnyObject {
   /// Whether the keypad's device is there now (a USB keypad may be unplugged).
   var isOnline: Bool { get }
 
+  /// Whether the keypad reads a terminal that hung up (its window was closed, its
+  /// connection dropped): the person at it is gone.
+  var terminalHungUp: Bool { get }
+
   /// Releases the device and puts back what the keypad changed; calling it again does
   /// nothing.
   func close()
@@ -35,4 +39,6 @@ extension Keypad {
   public func service(at now: Instant) -> [KeyEvent] { [] }
 
   public var isOnline: Bool { true }
+
+  public var terminalHungUp: Bool { false }
 }

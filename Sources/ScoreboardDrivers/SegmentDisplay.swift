@@ -28,6 +28,10 @@ public protocol SegmentDisplay: AnyObject {
   /// Whether the display's device is reachable now.
   var isOnline: Bool { get }
 
+  /// Whether the display draws on a terminal that hung up (its window was closed, its
+  /// connection dropped): nobody sees it any more.
+  var terminalHungUp: Bool { get }
+
   /// Leaves the display in its final state: shows `finalFrame` when given, then releases
   /// the display. Errors are ignored, as the program is ending.
   func shutdown(showing finalFrame: Frame?)
@@ -39,4 +43,6 @@ extension SegmentDisplay {
   public func service(_ events: PollLoop.Events, at now: Instant) {}
 
   public var isOnline: Bool { true }
+
+  public var terminalHungUp: Bool { false }
 }

@@ -53,6 +53,9 @@ public final class SerialDisplay: SegmentDisplay {
   static let firstRetryDelay = Duration.milliseconds(250)
   /// The longest wait between two attempts.
   static let longestRetryDelay = Duration.seconds(5)
+  /// How long after the bytes' wire time the kernel's output queue is still asked
+  /// whether it is empty: a UART's FIFO and the driver add a little to the wire time.
+  static let queueCheckWindow = Duration.milliseconds(1)
 
   /// Opens the port at once; a port that cannot be opened yet is logged and retried.
   public init(
@@ -165,7 +168,7 @@ public final class SerialDisplay: SegmentDisplay {
       return
     }
     guard awaitingAnswer == nil, hasNewFrame, let wanted, now >= wireFreeAt else { return }
-    if let queued = port?.outputQueueCount(), queued > 0 {
+    if mayStillBeSending(at: now), let queued = port?.outputQueueCount(), queued > 0 {
       wireFreeAt = now + .nanoseconds(settings.wireTime(forBytes: queued))
       return
     }
@@ -180,6 +183,15 @@ public final class SerialDisplay: SegmentDisplay {
         bytes: bytes, deadline: now, triesLeft: acknowledgement.retries)
     }
     writePending(at: now)
+  }
+
+  /// Whether bytes written earlier may still wait in the kernel's output queue, which
+  /// is then worth asking for (`TIOCOUTQ`): the line has been free for less than
+  /// `queueCheckWindow` by the baud rate, or hardware flow control may have held it.
+  /// A line idle for longer has sent everything, and asking would cost a system call
+  /// on the way from every key to the wire.
+  private func mayStillBeSending(at now: Instant) -> Bool {
+    settings.flowControl == .rtsCts || now < wireFreeAt + Self.queueCheckWindow
   }
 
   private func writePending(at now: Instant) {

@@ -22,6 +22,8 @@ public final class TerminalDisplay: SegmentDisplay {
   /// The display's name in the configuration, which the drawing and the lines show.
   public let name: String
   private let output: FileDescriptor
+  /// Whether the output is a terminal (and not a pipe or a file).
+  private let drawsOnTerminal: Bool
   private let renderer: Renderer
   private var lastFrame: Frame?
   /// The lines on the terminal (large style), or the last line printed (plain style);
@@ -44,6 +46,7 @@ public final class TerminalDisplay: SegmentDisplay {
   ) {
     self.name = name
     self.output = output
+    drawsOnTerminal = output.isTerminal
     let isLarge =
       switch style {
       case .automatic: output.isTerminal
@@ -84,6 +87,11 @@ public final class TerminalDisplay: SegmentDisplay {
       shownLines = [line]
     }
     lastFrame = frame
+  }
+
+  /// Whether the terminal drawn on hung up; false for a pipe or a file.
+  public var terminalHungUp: Bool {
+    drawsOnTerminal && output.isHungUp
   }
 
   /// Shows `finalFrame` if given; in large style the cursor then moves below the drawing

@@ -16,6 +16,8 @@ public final class TerminalKeypad: Keypad {
   private let source: String
   private let ownsDescriptor: Bool
   private let terminalMode: TerminalMode?
+  /// Whether the keypad reads a terminal (and not a pipe or a file).
+  private let readsTerminal: Bool
   private var decoder = TerminalKeyDecoder()
   private var isClosed = false
 
@@ -37,9 +39,9 @@ public final class TerminalKeypad: Keypad {
       fileDescriptor = .standardInput
       ownsDescriptor = false
     }
+    readsTerminal = fileDescriptor.isTerminal
     do {
-      terminalMode =
-        fileDescriptor.isTerminal ? try TerminalMode(keypadInputOn: fileDescriptor) : nil
+      terminalMode = readsTerminal ? try TerminalMode(keypadInputOn: fileDescriptor) : nil
     } catch var error as IOError {
       if ownsDescriptor {
         try? fileDescriptor.close()
@@ -73,6 +75,11 @@ public final class TerminalKeypad: Keypad {
     return decoder.decode(buffer[..<count]).map {
       KeyEvent(keypad: name, key: $0, kind: .press, time: time)
     }
+  }
+
+  /// Whether the terminal the keypad reads hung up; false for a pipe, which ends instead.
+  public var terminalHungUp: Bool {
+    readsTerminal && !isClosed && fileDescriptor.isHungUp
   }
 
   /// Puts the terminal's settings back and closes the device (not standard input);

@@ -132,8 +132,12 @@ enum ControlCommandLine {
       throw ClientError("unexpected answer from \(socket): \(error)", exitStatus: .connectionLost)
     }
     let text: String
+    var unsavedReason: String?
     switch response {
     case .ok(let answer): text = answer
+    case .unsaved(let answer, let reason):
+      text = answer
+      unsavedReason = reason
     case .error(let message): throw ClientError(message, exitStatus: .refused)
     }
     switch request {
@@ -159,6 +163,10 @@ enum ControlCommandLine {
         write(text + "\n", to: .standardOutput)
       }
     }
+    if let unsavedReason {
+      throw ClientError(
+        "the change shows but is not saved: \(unsavedReason)", exitStatus: .unsaved)
+    }
   }
 
   /// One `name value` line per field, then the rest of the status in the same form.
@@ -169,7 +177,17 @@ enum ControlCommandLine {
         "editing \(status.editing ?? "-")",
       ] + status.displays.map { "display \($0.name) \($0.isOnline ? "online" : "offline")" }
       + status.keypads.map { "keypad \($0.name) \($0.isOnline ? "online" : "offline")" }
+      + [stateFileLine(status.stateFile)]
     return lines.joined(separator: "\n")
+  }
+
+  /// `state-file saved`, `state-file none` or `state-file failing since TIME`.
+  private static func stateFileLine(_ stateFile: ControlStatus.StateFile) -> String {
+    switch stateFile {
+    case .saved: "state-file saved"
+    case .none: "state-file none"
+    case .failing(let since): "state-file failing since \(since)"
+    }
   }
 
   private static func write(_ text: String, to output: FileDescriptor) {

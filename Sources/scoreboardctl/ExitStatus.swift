@@ -10,4 +10,7 @@ enum ExitStatus: Int32 {
   case unavailable = 69
   /// `EX_IOERR`: the connection was lost, or no answer came in time.
   case connectionLost = 74
+  /// `EX_TEMPFAIL`: scoreboardd carried out the change, but could not save it: it shows
+  /// and lives in memory, and is lost if scoreboardd stops before saving works again.
+  case unsaved = 75
 }

@@ -18,7 +18,7 @@ final class FakeHandler: ControlHandler {
     ControlStatus(
       fields: fields, brightness: brightness, isBlanked: isBlanked, editing: nil,
       displays: [.init(name: "main", isOnline: true)],
-      keypads: [.init(name: "numpad", isOnline: true)])
+      keypads: [.init(name: "numpad", isOnline: true)], stateFile: .saved)
   }
 
   func handle(_ request: ControlRequest, client: String) -> String {

@@ -27,6 +27,7 @@ import Testing
         editing -
         display main online
         keypad numpad online
+        state-file saved
 
         """)
     #expect(result.error.isEmpty)

@@ -50,11 +50,11 @@ import Testing
       "get visitors", "frobnicate",
     ].map { (request: $0, answer: client.request($0)) }
     let expected = [
-      "ok home=0 period=1 brightness=8 blank=off editing=- displays=main:online keypads=keys:offline",
+      "ok home=0 period=1 brightness=8 blank=off editing=- displays=main:online keypads=keys:offline state-file=saved",
       "ok 0", "ok home 7", "ok home 10", "ok period OT", "ok digit 1", "ok digit 2", "ok 12",
       "ok", "ok 10", "error KEY_F1 is not mapped on keypad keys", "ok brightness 9",
       "ok brightness 3", "ok blank on", "ok blank off", "ok",
-      "ok home=0 period=1 brightness=3 blank=off editing=- displays=main:online keypads=keys:offline",
+      "ok home=0 period=1 brightness=3 blank=off editing=- displays=main:online keypads=keys:offline state-file=saved",
       "error '100' is not a value of home: expected a number from 0 to 99",
       "error no field named 'visitors' (fields: home, period)",
       "error unknown command 'frobnicate'; try 'help'",

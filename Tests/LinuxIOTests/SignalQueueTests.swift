@@ -9,15 +9,30 @@ import Testing
   @Test func blockedSignalsArriveOnTheDescriptor() throws {
     let queue = try SignalQueue(signals: [.user1, .user2])
     defer { queue.close() }
-    #expect(try queue.readSignals() == [])
+    let none = try queue.readSignals()
+    #expect(none.isEmpty)
 
     raise(SIGUSR1)
-    #expect(try queue.readSignals() == [.user1])
-    #expect(try queue.readSignals() == [])
+    let first = try queue.readSignals()
+    #expect(first.map(\.signal) == [.user1])
+    let again = try queue.readSignals()
+    #expect(again.isEmpty)
 
     raise(SIGUSR2)
     raise(SIGUSR1)
-    #expect(Set(try queue.readSignals()) == [.user1, .user2])
+    let both = try queue.readSignals()
+    #expect(Set(both.map(\.signal)) == [.user1, .user2])
+  }
+
+  @Test func deliveriesTellTheSender() throws {
+    let queue = try SignalQueue(signals: [.user1])
+    defer { queue.close() }
+    // raise() sends with SI_TKILL and this process's ID, as `kill` (SI_USER) from
+    // `systemctl reload` carries its sender's; only the kernel sends with SI_KERNEL.
+    raise(SIGUSR1)
+    let deliveries = try queue.readSignals()
+    #expect(
+      deliveries == [SignalQueue.Delivery(signal: .user1, isFromKernel: false, sender: getpid())])
   }
 
   @Test func signalWakesThePollLoop() throws {
@@ -26,10 +41,11 @@ import Testing
     let loop = PollLoop()
     var received: [Signal] = []
     loop.watch(queue.fileDescriptor, for: .readable) { _ in
-      received += (try? queue.readSignals()) ?? []
+      received += ((try? queue.readSignals()) ?? []).map(\.signal)
     }
     raise(SIGUSR2)
-    #expect(try loop.runOnce(timeout: .seconds(5)) == 1)
+    let handled = try loop.runOnce(timeout: .seconds(5))
+    #expect(handled == 1)
     #expect(received == [.user2])
   }
 

@@ -83,7 +83,7 @@ import Testing
     let folder = try Folder()
     let path = folder.path + "/control"
     let first = try UnixListener(path: path)
-    #expect(throws: IOError(operation: "bind", path: path, errno: .addressInUse)) {
+    #expect(throws: SocketPathTaken(path: path, reason: .live)) {
       try UnixListener(path: path)
     }
     let client = try UnixConnection.connect(to: path, timeout: .seconds(1))
@@ -96,10 +96,40 @@ import Testing
     let path = folder.path + "/file"
     let descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .closeOnExec])
     try descriptor.close()
-    #expect(throws: IOError(operation: "bind", path: path, errno: .fileExists)) {
+    #expect(throws: SocketPathTaken(path: path, reason: .notASocket(.regular))) {
       try UnixListener(path: path)
     }
     #expect(Self.mode(of: path).map { $0 & S_IFMT } == S_IFREG)
+  }
+
+  @Test func aLinkInTheWayIsLeftAlone() throws {
+    let folder = try Folder()
+    let path = folder.path + "/control"
+    let target = folder.path + "/target"
+    try FileDescriptor.open(target, .writeOnly, options: [.create, .closeOnExec]).close()
+    #expect(symlink(target, path) == 0)
+    #expect(throws: SocketPathTaken(path: path, reason: .notASocket(.symbolicLink))) {
+      try UnixListener(path: path)
+    }
+    #expect(Self.mode(of: target).map { $0 & S_IFMT } == S_IFREG)
+  }
+
+  @Test(.enabled(if: geteuid() == 0, "only root can give a socket file to another user"))
+  func aStaleSocketOfAnotherUserIsLeftAlone() throws {
+    let folder = try Folder()
+    let path = folder.path + "/control"
+    do {
+      let stale = try UnixListener(path: path)
+      // Closing removes the file: take it out of the way and back, so that it stays.
+      #expect(rename(path, path + ".kept") == 0)
+      stale.close()
+      #expect(rename(path + ".kept", path) == 0)
+    }
+    #expect(chown(path, 65534, 65534) == 0)
+    #expect(throws: SocketPathTaken(path: path, reason: .otherOwner(65534))) {
+      try UnixListener(path: path)
+    }
+    #expect(Self.mode(of: path).map { $0 & S_IFMT } == S_IFSOCK)
   }
 
   @Test func aReplacedSocketFileIsNotRemoved() throws {

@@ -86,17 +86,24 @@ import Testing
   @Test(arguments: [
     (ControlResponse.ok(""), "ok"), (.ok("home 12"), "ok home 12"),
     (.error("no field named 'x'"), "error no field named 'x'"),
+    (
+      .unsaved("home 12", reason: "cannot write /s: EIO"),
+      "unsaved home 12; not saved: cannot write /s: EIO"
+    ),
+    (.unsaved("", reason: "why; and more"), "unsaved; not saved: why; and more"),
   ])
   func responsesRoundTrip(response: ControlResponse, line: String) throws {
     #expect(response.line == line)
     #expect(try ControlResponse(parsing: line) == response)
   }
 
-  @Test(arguments: ["event value home 12", "okay", "", "ERROR x"])
+  @Test(arguments: [
+    "event value home 12", "okay", "", "ERROR x", "unsaved home 12", "unsavedx; not saved: y",
+  ])
   func otherLinesAreNotResponses(line: String) {
     #expect(
       throws: ControlSyntaxError(
-        description: "expected an answer 'ok ...' or 'error ...', found '\(line)'")
+        description: "expected an answer 'ok ...', 'unsaved ...' or 'error ...', found '\(line)'")
     ) {
       try ControlResponse(parsing: line)
     }

@@ -9,27 +9,44 @@ import Testing
     ],
     brightness: 8, isBlanked: false, editing: nil,
     displays: [.init(name: "main", isOnline: true)],
-    keypads: [.init(name: "numpad", isOnline: true)])
+    keypads: [.init(name: "numpad", isOnline: true)], stateFile: .saved)
 
   @Test func lineAsDocumented() {
     #expect(
       Self.example.line()
         == "ok home=12 away=7 period=OT brightness=8 blank=off editing=- "
-        + "displays=main:online keypads=numpad:online")
+        + "displays=main:online keypads=numpad:online state-file=saved")
+  }
+
+  @Test(arguments: [
+    (ControlStatus.StateFile.saved, "state-file=saved"), (.none, "state-file=none"),
+    (
+      .failing(since: "2026-12-01T10:32:05+01:00"),
+      "state-file=failing-since-2026-12-01T10:32:05+01:00"
+    ),
+  ])
+  func stateFileWord(stateFile: ControlStatus.StateFile, word: String) throws {
+    var status = Self.example
+    status.stateFile = stateFile
+    #expect(status.line().hasSuffix(" " + word))
+    #expect(try ControlStatus(parsing: status.line()).stateFile == stateFile)
   }
 
   @Test(arguments: [
     example,
     ControlStatus(
-      fields: [], brightness: 0, isBlanked: true, editing: "home", displays: [], keypads: []),
+      fields: [], brightness: 0, isBlanked: true, editing: "home", displays: [], keypads: [],
+      stateFile: .none),
     ControlStatus(
       fields: [.init(name: "brightness", text: "3"), .init(name: "blank", text: "-1")],
       brightness: 15, isBlanked: true, editing: "brightness",
       displays: [.init(name: "main", isOnline: false), .init(name: "side", isOnline: true)],
-      keypads: [.init(name: "numpad", isOnline: false), .init(name: "buttons", isOnline: true)]),
+      keypads: [.init(name: "numpad", isOnline: false), .init(name: "buttons", isOnline: true)],
+      stateFile: .failing(since: "2026-12-01T10:32:05Z")),
     ControlStatus(
       fields: [.init(name: "score", text: "a=b")], brightness: 1, isBlanked: false,
-      editing: nil, displays: [.init(name: "main", isOnline: true)], keypads: []),
+      editing: nil, displays: [.init(name: "main", isOnline: true)], keypads: [],
+      stateFile: .saved),
   ])
   func lineRoundTrips(status: ControlStatus) throws {
     #expect(try ControlStatus(parsing: status.line()) == status)
@@ -40,31 +57,39 @@ import Testing
     (
       "ok home=1 brightness=8",
       "expected a status line ending in brightness=... blank=... editing=... displays=... "
-        + "keypads=..., found 'ok home=1 brightness=8'"
+        + "keypads=... state-file=..., found 'ok home=1 brightness=8'"
     ),
     (
-      "ok home brightness=8 blank=off editing=- displays=- keypads=-",
+      "ok home brightness=8 blank=off editing=- displays=- keypads=- state-file=saved",
       "expected NAME=VALUE, found 'home'"
     ),
     (
-      "ok brightness=8 blank=off editing=- keypads=- displays=-",
+      "ok brightness=8 blank=off editing=- keypads=- displays=- state-file=saved",
       "expected displays=..., found 'keypads=-'"
     ),
     (
-      "ok brightness=16 blank=off editing=- displays=- keypads=-",
+      "ok brightness=16 blank=off editing=- displays=- keypads=- state-file=saved",
       "expected brightness=0-15, found 'brightness=16'"
     ),
     (
-      "ok brightness=8 blank=yes editing=- displays=- keypads=-",
+      "ok brightness=8 blank=yes editing=- displays=- keypads=- state-file=saved",
       "expected blank=on or blank=off, found 'blank=yes'"
     ),
     (
-      "ok brightness=8 blank=on editing=- displays=main keypads=-",
+      "ok brightness=8 blank=on editing=- displays=main keypads=- state-file=saved",
       "expected displays=NAME:online|offline,..., found 'displays=main'"
     ),
     (
-      "ok brightness=8 blank=on editing=- displays=- keypads=a:online,",
+      "ok brightness=8 blank=on editing=- displays=- keypads=a:online, state-file=saved",
       "expected keypads=NAME:online|offline,..., found 'keypads=a:online,'"
+    ),
+    (
+      "ok brightness=8 blank=on editing=- displays=- keypads=- state-file=failing-since-",
+      "expected state-file=saved, none or failing-since-TIME, found 'state-file=failing-since-'"
+    ),
+    (
+      "ok brightness=8 blank=on editing=- displays=- keypads=- state=saved",
+      "expected state-file=..., found 'state=saved'"
     ),
   ])
   func rejectsMalformedLines(line: String, message: String) {
@@ -81,11 +106,11 @@ import Testing
     _ = try board.perform(.digit(4), at: .milliseconds(0))
     let status = ControlStatus(
       board, displays: [.init(name: "main", isOnline: true)],
-      keypads: [.init(name: "numpad", isOnline: false)])
+      keypads: [.init(name: "numpad", isOnline: false)], stateFile: .saved)
     #expect(
       status.line()
         == "ok home=12 away=0 period=OT brightness=8 blank=off editing=away "
-        + "displays=main:online keypads=numpad:offline",
+        + "displays=main:online keypads=numpad:offline state-file=saved",
       "the typed entry is not a value yet")
   }
 
@@ -94,14 +119,15 @@ import Testing
       Self.example.json()
         == #"{"fields":{"home":"12","away":"7","period":"OT"},"brightness":8,"blank":false,"#
         + #""editing":null,"displays":{"main":{"online":true}},"#
-        + #""keypads":{"numpad":{"online":true}}}"#)
+        + #""keypads":{"numpad":{"online":true}},"stateFile":{"status":"saved"}}"#)
   }
 
   @Test func jsonParsesBackToTheStatus() throws {
     let status = ControlStatus(
       fields: [.init(name: "home", text: "12"), .init(name: "period", text: "OT")],
       brightness: 3, isBlanked: true, editing: "home", displays: [],
-      keypads: [.init(name: "numpad", isOnline: false)])
+      keypads: [.init(name: "numpad", isOnline: false)],
+      stateFile: .failing(since: "2026-12-01T10:32:05+01:00"))
     let json = try JSONValue(parsing: status.json())
     #expect(json["fields"] == .object([("home", .string("12")), ("period", .string("OT"))]))
     #expect(json["brightness"] == .number(3))
@@ -109,6 +135,11 @@ import Testing
     #expect(json["editing"] == .string("home"))
     #expect(json["displays"] == .object([]))
     #expect(json["keypads"] == .object([("numpad", .object([("online", .bool(false))]))]))
+    #expect(
+      json["stateFile"]
+        == .object([
+          ("status", .string("failing")), ("since", .string("2026-12-01T10:32:05+01:00")),
+        ]))
   }
 
   @Test(arguments: [
@@ -118,7 +149,7 @@ import Testing
   func jsonEscapesEveryString(text: String) throws {
     let status = ControlStatus(
       fields: [.init(name: text, text: text)], brightness: 0, isBlanked: false, editing: text,
-      displays: [.init(name: text, isOnline: true)], keypads: [])
+      displays: [.init(name: text, isOnline: true)], keypads: [], stateFile: .saved)
     let json = status.json()
     #expect(!json.unicodeScalars.contains { $0.value < 0x20 }, "no raw control characters")
     let decoded = try JSONValue(parsing: json)
@@ -130,7 +161,7 @@ import Testing
   @Test func jsonEscapesControlCharactersAsDocumented() {
     let status = ControlStatus(
       fields: [.init(name: "a", text: "\"\\\n\r\t\u{1}\u{1F}")], brightness: 0,
-      isBlanked: false, editing: nil, displays: [], keypads: [])
+      isBlanked: false, editing: nil, displays: [], keypads: [], stateFile: .none)
     #expect(status.json().hasPrefix(#"{"fields":{"a":"\"\\\n\r\t\u0001\u001F"},"#))
   }
 }

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /// Writes the message of `error_number` (strerror_r) into `buffer` and returns it.
 const char *sbl_error_message(int error_number, char *buffer, size_t size);
@@ -19,9 +20,10 @@ int sbl_pipe(int descriptors[2]);
 /// must block first). Returns the descriptor.
 int sbl_signalfd(const sigset_t *signals);
 
-/// Reads one signalfd_siginfo record from `descriptor` and stores its signal number.
-/// Returns 0, or -1 with errno (EAGAIN when no signal is pending).
-int sbl_signalfd_read(int descriptor, int *signal_number);
+/// Reads one signalfd_siginfo record from `descriptor` and stores its signal number, its
+/// code (SI_USER from kill, SI_KERNEL from the kernel, as a terminal's hang-up) and the
+/// sender's process ID. Returns 0, or -1 with errno (EAGAIN when no signal is pending).
+int sbl_signalfd_read(int descriptor, int *signal_number, int *code, pid_t *sender);
 
 /// Opens a pseudo-terminal master (posix_openpt with O_RDWR | O_NOCTTY | O_CLOEXEC),
 /// grants and unlocks its slave, and writes the slave's path into `slave_path`.
@@ -54,8 +56,22 @@ int sbl_unix_connect(int descriptor, const char *path);
 /// SOCK_CLOEXEC). Returns the connection's descriptor.
 int sbl_unix_accept(int descriptor);
 
-/// Renames `from` to `to` unless `to` exists: renameat2 with RENAME_NOREPLACE, which
-/// fails with EEXIST instead of replacing it.
-int sbl_rename_no_replace(const char *from, const char *to);
+/// Renames `from` to `to` in the folder open at `folder` (or AT_FDCWD) unless `to`
+/// exists: renameat2 with RENAME_NOREPLACE, which fails with EEXIST instead of replacing.
+int sbl_rename_no_replace(int folder, const char *from, const char *to);
+
+/// Reads the next entries of the folder open at `descriptor` into `buffer`
+/// (getdents64). Returns the number of bytes filled, 0 at the end, or -1 with errno.
+int sbl_read_folder_entries(int descriptor, void *buffer, size_t size);
+
+/// The length in bytes of the folder entry at `entry`, within a getdents64 buffer.
+unsigned short sbl_folder_entry_length(const void *entry);
+
+/// The NUL-terminated name of the folder entry at `entry`.
+const char *sbl_folder_entry_name(const void *entry);
+
+/// Fills `buffer` with `count` random bytes from the kernel (getrandom). Returns the
+/// number of bytes filled, or -1 with errno.
+long sbl_random_bytes(void *buffer, size_t count);
 
 #endif

@@ -1,0 +1,199 @@
+import ScoreboardCore
+
+/// What the daemon does, without any I/O, one input at a time, in the shape of keyd's
+/// `kbd_process_events`: key events and control requests go in with the time, and out
+/// comes what happened (for the log and the control socket's watchers), the answer to a
+/// request, whether a committed change is to be saved, and the next deadline. The
+/// displays then show `board`.
+///
+/// Key events keep their kernel timestamps: an action takes effect at the instant its
+/// key was pressed, not when the daemon got round to it. The model's time never goes
+/// back, though, nor past the time of the step: an event stamped before the previous
+/// input takes that input's time, and one stamped in the future takes the step's.
+struct DaemonLogic {
+  /// The scoreboard.
+  private(set) var board: Scoreboard
+  /// The keypads and their keymaps, in configuration order: `press` without a keypad
+  /// name uses the first.
+  private(set) var keymaps: [(keypad: String, keymap: Keymap)]
+  /// The time of the latest input.
+  private(set) var time: Instant = .zero
+
+  /// One input of a step.
+  enum Input {
+    /// Key events of a keypad, as it read them.
+    case keys([KeyEvent])
+    /// A request of a control client (the daemon answers `status` itself).
+    case request(ControlRequest, client: String)
+    /// Time passed: a deadline of the board came.
+    case deadline
+  }
+
+  /// What a step did, for the daemon to carry out.
+  struct Reaction {
+    /// What happened, in order, each with who caused it (`keypad numpad`, `control
+    /// client 3`); nil for time passing.
+    var events: [(event: ScoreboardEvent, source: String?)] = []
+    /// A committed value, the brightness or the blanking changed: the state is to be
+    /// saved.
+    var changesState = false
+    /// The answer to a request, as it reads when the change is saved.
+    var answer: ControlResponse?
+    /// Actions the scoreboard refused (an unknown field, a value out of range): a
+    /// client or a keymap can cause them at will.
+    var refusals: [String] = []
+    /// What keys did, for the debug log: `keypad numpad: KEY_KP1 -> digit 1`, or that a
+    /// key is not mapped.
+    var keyNotes: [String] = []
+    /// When the board next changes by itself; nil when it waits for input.
+    var nextDeadline: Instant?
+  }
+
+  /// The logic of a board and the keymaps of its keypads, at time zero.
+  init(board: Scoreboard, keymaps: [(keypad: String, keymap: Keymap)]) {
+    self.board = board
+    self.keymaps = keymaps
+  }
+
+  /// Carries out `input` at `now` and reports what happened.
+  mutating func step(_ input: Input, at now: Instant) -> Reaction {
+    var reaction = Reaction()
+    switch input {
+    case .keys(let events):
+      for event in events {
+        press(event, at: now, into: &reaction)
+      }
+    case .request(let request, let client):
+      reaction.answer = answer(request, client: client, at: now, into: &reaction)
+    case .deadline:
+      let time = advanceTime(to: now, now: now)
+      record(board.advance(to: time), source: nil, into: &reaction)
+    }
+    reaction.nextDeadline = board.nextDeadline(after: time)
+    return reaction
+  }
+
+  /// Switches to a board of `spec` and new keymaps; the committed values carry over by
+  /// field name.
+  ///
+  /// - Returns: The fields whose values were dropped: no longer configured, or no
+  ///   longer fitting.
+  mutating func reconfigure(_ spec: ScoreboardSpec, keymaps: [(keypad: String, keymap: Keymap)])
+    -> [String]
+  {
+    var newBoard = Scoreboard(spec: spec)
+    let dropped = SavedState(from: board.settled).apply(to: &newBoard)
+    board = newBoard
+    self.keymaps = keymaps
+    return dropped.sorted()
+  }
+
+  /// Restores saved values, brightness and blanking without events.
+  ///
+  /// - Returns: The saved fields that were dropped.
+  mutating func restore(_ saved: SavedState) -> [String] {
+    saved.apply(to: &board).sorted()
+  }
+
+  /// What the state file keeps: the committed values, not an entry being typed.
+  var savedState: SavedState {
+    SavedState(from: board.settled)
+  }
+
+  // MARK: - Steps
+
+  /// The model's time for an input stamped `stamp` in a step at `now`.
+  private mutating func advanceTime(to stamp: Instant, now: Instant) -> Instant {
+    time = min(max(stamp, time), max(now, time))
+    return time
+  }
+
+  private mutating func press(_ event: KeyEvent, at now: Instant, into reaction: inout Reaction) {
+    let source = "keypad \(event.keypad)"
+    guard let keymap = keymaps.first(where: { $0.keypad == event.keypad })?.keymap,
+      let action = keymap.action(for: event)
+    else {
+      if event.kind == .press {
+        reaction.keyNotes.append("\(source): \(event.key) is not mapped")
+      }
+      return
+    }
+    reaction.keyNotes.append("\(source): \(event.key) -> \(action)")
+    let time = advanceTime(to: event.time, now: now)
+    perform(action, at: time, source: source, into: &reaction)
+  }
+
+  private mutating func answer(
+    _ request: ControlRequest, client: String, at now: Instant, into reaction: inout Reaction
+  ) -> ControlResponse {
+    let time = advanceTime(to: now, now: now)
+    func carryOut(_ action: Action, _ success: (Scoreboard) -> String) -> ControlResponse {
+      if let error = perform(action, at: time, source: client, into: &reaction) {
+        return .error("\(error)")
+      }
+      return .ok(success(board))
+    }
+    switch request {
+    case .get(let field):
+      guard let text = board.text(of: field) else {
+        return .error(
+          ScoreboardError.unknownField(field, known: board.spec.fields.map(\.name)).description)
+      }
+      return .ok(text)
+    case .set(let field, let value):
+      return carryOut(.set(field: field, value: value)) { "\(field) \($0.text(of: field) ?? "")" }
+    case .add(let field, let amount):
+      return carryOut(.add(field: field, amount: amount)) { "\(field) \($0.text(of: field) ?? "")" }
+    case .press(let key, let keypadName):
+      guard
+        let keypad = keypadName.map({ name in keymaps.first { $0.keypad == name } })
+          ?? keymaps.first
+      else {
+        return .error(keypadName.map { "no keypad named '\($0)'" } ?? "no keypad is configured")
+      }
+      guard let action = keypad.keymap.bindings[key] else {
+        return .error("\(key) is not mapped on keypad \(keypad.keypad)")
+      }
+      return carryOut(action) { _ in "\(action)" }
+    case .undo:
+      return carryOut(.undo) { _ in "" }
+    case .reset:
+      record(board.resetAll(at: time), source: client, into: &reaction)
+      return .ok("")
+    case .brightness(let change):
+      return carryOut(.brightness(change)) { "brightness \($0.brightness)" }
+    case .blank(let on):
+      return carryOut(.blank(on ? .on : .off)) { "blank \($0.isBlanked ? "on" : "off")" }
+    case .status, .watch, .help:
+      return .error("'\(request)' is answered by the control server")
+    }
+  }
+
+  /// Performs `action`; the error when the scoreboard refuses it.
+  @discardableResult
+  private mutating func perform(
+    _ action: Action, at time: Instant, source: String, into reaction: inout Reaction
+  ) -> ScoreboardError? {
+    do {
+      record(try board.perform(action, at: time), source: source, into: &reaction)
+      return nil
+    } catch {
+      reaction.refusals.append("\(source): \(action): \(error)")
+      return error
+    }
+  }
+
+  private func record(
+    _ events: [ScoreboardEvent], source: String?, into reaction: inout Reaction
+  ) {
+    for event in events {
+      reaction.events.append((event, source))
+      switch event {
+      case .valueChanged, .brightnessChanged, .blankChanged:
+        reaction.changesState = true
+      default:
+        break
+      }
+    }
+  }
+}

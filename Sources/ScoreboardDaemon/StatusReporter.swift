@@ -1,0 +1,83 @@
+import LinuxIO
+import ScoreboardCore
+
+/// What systemd hears of the daemon: READY=1, a one-line STATUS= whenever it changes,
+/// RELOADING=1, STOPPING=1 and the watchdog's pings.
+final class StatusReporter {
+  private let notifier: SystemdNotifier
+  private let logger: Logger
+  /// The STATUS= text sent last.
+  private(set) var reported: String?
+  /// When the watchdog expects the next ping; nil without a watchdog.
+  private(set) var nextWatchdogPing: Instant?
+
+  /// A reporter through `notifier`; failures to reach systemd are logged (throttled).
+  init(notifier: SystemdNotifier, logger: Logger) {
+    self.notifier = notifier
+    self.logger = logger
+  }
+
+  /// The status line: `home 12 away 7, 2 displays, 1 keypad (1 offline)`, and when the
+  /// state file fails, `; NOT SAVED since TIME: REASON`.
+  static func line(
+    board: Scoreboard, displays: [ControlStatus.Device], keypads: [ControlStatus.Device],
+    unsavedReason: String?
+  ) -> String {
+    let fields = board.spec.fields.map { "\($0.name) \(board.text(of: $0.name) ?? "?")" }
+    func summary(_ devices: [ControlStatus.Device], _ noun: String) -> String {
+      let offline = devices.filter { !$0.isOnline }.count
+      let count = "\(devices.count) \(noun)\(devices.count == 1 ? "" : "s")"
+      return offline == 0 ? count : "\(count) (\(offline) offline)"
+    }
+    var line =
+      fields.joined(separator: " ") + ", " + summary(displays, "display") + ", "
+      + summary(keypads, "keypad")
+    if let unsavedReason {
+      line += "; NOT SAVED: " + unsavedReason
+    }
+    return line
+  }
+
+  /// READY=1 with the status: start-up or a reload is done. Starts the watchdog's pings.
+  func ready(_ status: String, at now: Instant) {
+    reported = status
+    send(["READY=1", "STATUS=" + status])
+    if let interval = notifier.watchdogInterval, nextWatchdogPing == nil {
+      nextWatchdogPing = now + .nanoseconds(interval / 2)
+    }
+  }
+
+  /// STATUS= when `status` differs from what was sent last.
+  func update(_ status: String) {
+    guard status != reported, reported != nil else { return }
+    reported = status
+    send(["STATUS=" + status])
+  }
+
+  /// RELOADING=1: a reload began; `ready(_:at:)` ends it.
+  func reloading() {
+    if let error = notifier.reloading() {
+      logger.log(.warning, throttle: "sd_notify", "systemd notification: \(error)")
+    }
+  }
+
+  /// STOPPING=1.
+  func stopping() {
+    send(["STOPPING=1"])
+  }
+
+  /// WATCHDOG=1 when a ping is due, at half of the watchdog's interval.
+  func pingWatchdogIfDue(at now: Instant) {
+    guard let due = nextWatchdogPing, now >= due, let interval = notifier.watchdogInterval else {
+      return
+    }
+    send(["WATCHDOG=1"])
+    nextWatchdogPing = now + .nanoseconds(interval / 2)
+  }
+
+  private func send(_ assignments: [String]) {
+    if let error = notifier.notify(assignments) {
+      logger.log(.warning, throttle: "sd_notify", "systemd notification: \(error)")
+    }
+  }
+}
