@@ -78,9 +78,19 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 build: deps toolchain
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
 
+# The demo keeps its scores and its control socket in a folder only its user may enter:
+# $XDG_RUNTIME_DIR/scoreboardd-demo, or /tmp/scoreboardd-demo-UID without a session.
+# scoreboardd refuses a folder someone else owns or may write to.
+DEMO_DIR ?= $(if $(XDG_RUNTIME_DIR),$(XDG_RUNTIME_DIR)/scoreboardd-demo,/tmp/scoreboardd-demo-$(shell id -u))
+
 demo: deps toolchain
 	$(SWIFT) build $(SWIFT_FLAGS) --product scoreboardd
-	"$$($(SWIFT) build --show-bin-path)/scoreboardd" --config Config/demo.conf
+	$(SWIFT) build $(SWIFT_FLAGS) --product scoreboardctl
+	@mkdir -p -m 0700 "$(DEMO_DIR)"
+	@echo "Scores kept in $(DEMO_DIR)/state. From another terminal:"
+	@echo "  SCOREBOARDD_SOCKET=$(DEMO_DIR)/control $$($(SWIFT) build --show-bin-path)/scoreboardctl status"
+	"$$($(SWIFT) build --show-bin-path)/scoreboardd" --config Config/demo.conf \
+	  --state-file "$(DEMO_DIR)/state" --control-socket "$(DEMO_DIR)/control"
 
 lint: toolchain
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)

@@ -56,19 +56,30 @@ let package = Package(
       name: "ScoreboardBenchmark", dependencies: ["LinuxIO", "ProtocolDecoders", "ScoreboardCore"],
       path: "Benchmarks/ScoreboardBenchmark"),
 
+    // What tests share: temporary folders that always go away, seeded random numbers,
+    // small file systems that fail on demand. Used by tests only; never shipped.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "ScoreboardCoreTests", dependencies: ["ScoreboardCore"]),
     .testTarget(
       name: "ScoreboardConfigTests", dependencies: ["ScoreboardConfig", "ScoreboardSettings"]),
-    .testTarget(name: "LinuxIOTests", dependencies: ["LinuxIO", "ScoreboardSettings"]),
+    .testTarget(
+      name: "LinuxIOTests", dependencies: ["LinuxIO", "ScoreboardSettings", "TestSupport"]),
     .testTarget(
       name: "ScoreboardDriversTests",
       dependencies: ["ScoreboardDrivers", "ScoreboardSettings", "ProtocolDecoders"]),
     .testTarget(
       name: "IntegrationTests",
-      dependencies: ["scoreboardd", "scoreboardctl", "LinuxIO", "ProtocolDecoders"]),
+      dependencies: ["scoreboardd", "scoreboardctl", "LinuxIO", "ProtocolDecoders", "TestSupport"]),
     // The control server in a real poll loop, and scoreboardctl spawned against it.
     .testTarget(
       name: "ControlTests",
       dependencies: ["ScoreboardDaemon", "ScoreboardCore", "LinuxIO", "scoreboardctl"]),
+    // The daemon's logic, state file and status, in the process, with explicit times and
+    // failures injected at the system-call seam.
+    .testTarget(
+      name: "DaemonTests",
+      dependencies: [
+        "ScoreboardDaemon", "ScoreboardCore", "ScoreboardConfig", "LinuxIO", "TestSupport",
+      ]),
   ]
 )

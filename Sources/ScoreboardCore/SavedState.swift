@@ -72,12 +72,18 @@ public struct SavedState: Hashable, Sendable {
 
   /// Reads the text of a state file: `version` first, then `brightness`, `blank` and
   /// `field` lines in any order, each at most once. Blank lines and lines starting with
-  /// `#` are skipped; words are separated by spaces or tabs.
+  /// `#` are skipped; words are separated by spaces or tabs; lines end with `\n` or
+  /// `\r\n`.
   ///
   /// - Throws: `SavedStateError` with the line and what is wrong with it; a file that
   ///   does not end with a line break is truncated.
   public init(parsing text: String) throws(SavedStateError) {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    // Lines end with `\n`, or `\r\n` when the file was edited on another system; split as
+    // bytes, since `\r\n` is a single Character to a String.
+    var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      .map { line in
+        String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+      }
     guard lines.removeLast().isEmpty, !lines.isEmpty else {
       throw SavedStateError(line: lines.count + 1, problem: .truncated)
     }

@@ -156,7 +156,9 @@ public final class ControlServer {
       clientsAccepted += 1
       let name = "control client \(clientsAccepted)"
       guard clients.count < maximumClients else {
-        logger.warning("\(name) refused: \(maximumClients) clients are connected")
+        logger.log(
+          .warning, throttle: "control clients",
+          "\(name) refused: \(maximumClients) clients are connected")
         // A new socket has room for a line; if not, the client just sees the close.
         let refusal = Array((ControlResponse.error("too many clients").line + "\n").utf8)
         _ = try? refusal.withUnsafeBytes { try connection.write($0) }
@@ -187,7 +189,7 @@ public final class ControlServer {
 
   /// Tells the client what it did wrong and disconnects it.
   private func disconnect(_ client: Client, because message: String) {
-    logger.notice("\(client.name): \(message); disconnected")
+    logger.log(.notice, throttle: "control clients", "\(client.name): \(message); disconnected")
     queue(ControlResponse.error(message).line, for: client)
     if !client.isClosed {
       flush(client)
@@ -315,7 +317,8 @@ public final class ControlServer {
     guard client.output.count > Self.outputLimit else { return }
     flush(client)
     if !client.isClosed, client.output.count > Self.outputLimit {
-      logger.notice(
+      logger.log(
+        .notice, throttle: "control clients",
         "\(client.name): \(client.output.count) bytes wait for it to read; disconnected")
       closeClient(client)
     }

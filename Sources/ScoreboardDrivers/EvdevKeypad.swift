@@ -39,6 +39,8 @@ public final class EvdevKeypad: Keypad {
   private var absentSince: Instant?
   /// The last reason a device was found but could not be opened, logged once.
   private var lastFailure: String?
+  /// Whether reading the keys down failed on the open device (logged once per device).
+  private var keysDownUnreadable = false
   private var isClosed = false
 
   /// Opens the device `selector` names; when there is none yet, logs it and waits for it.
@@ -204,6 +206,7 @@ public final class EvdevKeypad: Keypad {
       keypad: name, ignoreNumLock: ignoreNumLock, usesEventTimes: usesEventTimes,
       keysDown: (try? inspector.pressedKeys(of: device)) ?? [], logger: logger)
     self.device = device
+    keysDownUnreadable = false
     let path = FileSystem.resolvingLinks(device.path) ?? device.path
     let away = absentSince.map { " after \((time - $0).milliseconds / 1000) s away" } ?? ""
     logger.notice(
@@ -248,12 +251,16 @@ public final class EvdevKeypad: Keypad {
     }
   }
 
-  /// The keys down now; none when they cannot be read.
+  /// The keys down now; none when they cannot be read (said once per device: a FIFO
+  /// sending SYN_DROPPED after SYN_DROPPED would fill the journal).
   private func keysDown(of device: InputDevice) -> Set<UInt16> {
     do {
       return try inspector.pressedKeys(of: device)
     } catch {
-      logger.warning("keypad \(name): \(error); taking every key as released")
+      if !keysDownUnreadable {
+        keysDownUnreadable = true
+        logger.warning("keypad \(name): \(error); taking every key as released")
+      }
       return []
     }
   }

@@ -28,10 +28,12 @@ final class DaemonProcess {
   static var binary: String { productsFolder + "/scoreboardd" }
 
   /// Starts `executable` (by default `scoreboardd`) with `arguments`; standard input is
-  /// /dev/null.
+  /// /dev/null, or with `terminal` the slave of that pseudo-terminal, which is then also
+  /// standard output and the controlling terminal of a session of its own, as the shell
+  /// of a terminal window starts a program.
   init(
     executable: String = DaemonProcess.binary, arguments: [String],
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], terminal: String? = nil
   ) throws {
     let standardOutput = try FileDescriptor.pipe()
     let standardError = try FileDescriptor.pipe()
@@ -40,8 +42,19 @@ final class DaemonProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    if let terminal {
+      // POSIX_SPAWN_SETSID (glibc): a new session, whose first terminal opened becomes
+      // its controlling terminal.
+      posix_spawnattr_setflags(&attributes, 0x80)
+      posix_spawn_file_actions_addopen(&actions, 0, terminal, O_RDWR, 0)
+      posix_spawn_file_actions_adddup2(&actions, 0, 1)
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+      posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+    }
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -57,7 +70,7 @@ final class DaemonProcess {
     defer { for pointer in envp { free(pointer) } }
 
     var child: pid_t = 0
-    let result = posix_spawn(&child, executable, &actions, nil, argv, envp)
+    let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
     close(outPipe[1])
     close(errPipe[1])
     guard result == 0 else {

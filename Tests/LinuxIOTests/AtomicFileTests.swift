@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 @testable import LinuxIO

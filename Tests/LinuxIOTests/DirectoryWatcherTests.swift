@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 import Testing
 
 /// `DirectoryWatcher` on temporary folders.

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 import Testing
 
 /// `InputDevice` on FIFOs carrying real `input_event` records: the same reads as a

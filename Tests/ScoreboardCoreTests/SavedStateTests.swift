@@ -76,6 +76,23 @@ import Testing
         == SavedState(values: ["home": "7", "period": "2"], brightness: 15, isBlanked: false))
   }
 
+  @Test func readsAFileWithWindowsLineEnds() throws {
+    let crlf = Self.file.split(separator: "\n", omittingEmptySubsequences: false)
+      .joined(separator: "\r\n")
+    #expect(crlf.utf8.contains(UInt8(ascii: "\r")))
+    let state = try SavedState(parsing: crlf)
+    #expect(
+      state
+        == SavedState(
+          values: ["home": "12", "away": "3", "period": "OT"], brightness: 5, isBlanked: true))
+  }
+
+  @Test func aFileCutShortAfterACarriageReturnIsTruncated() {
+    #expect(throws: SavedStateError(line: 2, problem: .truncated)) {
+      try SavedState(parsing: "version 1\r\nfield home 3\r")
+    }
+  }
+
   @Test func brightnessAndBlankMayBeMissing() throws {
     var board = try Self.playedBoard()
     let state = try SavedState(parsing: "version 1\nfield home 3\n")

@@ -1,0 +1,76 @@
+@preconcurrency import Glibc
+
+/// A small tmpfs mounted on a folder for one test: a disk that fills up, runs out of
+/// inodes or turns read-only on demand, as a failing SD card does. Unmounted when
+/// released. Mounting needs root (`CAP_SYS_ADMIN`); `isAvailable` says whether it works
+/// here.
+public final class TemporaryMount {
+  /// The folder the file system is mounted on.
+  public let path: String
+  private var isMounted = true
+
+  /// Whether this process can mount a tmpfs (tests that need one are skipped if not).
+  public static let isAvailable: Bool = {
+    guard geteuid() == 0, let folder = try? TemporaryFolder() else { return false }
+    guard mount("tmpfs", folder.path, "tmpfs", 0, "size=4k") == 0 else { return false }
+    umount2(folder.path, 0)
+    return true
+  }()
+
+  /// Mounts a tmpfs of `kilobytes` and at most `inodes` inodes on `path`, mode 0700.
+  public init(at path: String, kilobytes: Int, inodes: Int? = nil) throws {
+    self.path = path
+    var options = "size=\(kilobytes)k,mode=0700"
+    if let inodes {
+      options += ",nr_inodes=\(inodes)"
+    }
+    guard mount("tmpfs", path, "tmpfs", 0, options) == 0 else {
+      throw TestSupportError("mount tmpfs on \(path) failed: errno \(errno)")
+    }
+  }
+
+  deinit {
+    unmount()
+  }
+
+  /// Makes the file system read-only (`mount -o remount,ro`), or writable again.
+  public func setReadOnly(_ readOnly: Bool) throws {
+    let flags = UInt(MS_REMOUNT) | (readOnly ? UInt(MS_RDONLY) : 0)
+    guard mount("tmpfs", path, "tmpfs", flags, nil) == 0 else {
+      throw TestSupportError("remount \(path) failed: errno \(errno)")
+    }
+  }
+
+  /// Fills the file system to the last byte with a file named `name`, which
+  /// `remove(name)` frees again.
+  public func fill(with name: String) {
+    guard let stream = fopen("\(path)/\(name)", "w") else { return }
+    let chunk = [UInt8](repeating: 0x55, count: 1024)
+    while fwrite(chunk, 1, chunk.count, stream) == chunk.count {}
+    while fwrite(chunk, 1, 1, stream) == 1 {}
+    fclose(stream)
+  }
+
+  /// Uses up every inode with empty files `name-N`.
+  public func exhaustInodes(prefix name: String) {
+    var index = 0
+    while true {
+      let descriptor = open("\(path)/\(name)-\(index)", O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { return }
+      close(descriptor)
+      index += 1
+    }
+  }
+
+  /// Removes the file `name` (to free space or an inode).
+  public func remove(_ name: String) {
+    unlink("\(path)/\(name)")
+  }
+
+  /// Unmounts the file system; calling it again does nothing.
+  public func unmount() {
+    guard isMounted else { return }
+    isMounted = false
+    umount2(path, CInt(MNT_DETACH))
+  }
+}
