@@ -41,9 +41,10 @@ import Testing
     let store = StateStore(path: folder.path(of: "state"), logger: log.logger)
     #expect(store.save(Self.first, at: .zero))
 
-    let (saved, _) = SystemCallTrace.record(failing: {
+    let failures: (SystemCallTrace) -> Void = {
       $0.fail(call, with: errno, times: 10) { $0.descriptor != log.descriptor }
-    }) {
+    }
+    let (saved, _) = SystemCallTrace.record(failing: failures) {
       (store.save(Self.second, at: .seconds(1)), store.save(Self.third, at: .seconds(2)))
     }
     #expect(saved == (false, false))
@@ -66,7 +67,8 @@ import Testing
     let folder = try TemporaryFolder()
     let log = try LogCapture()
     let store = StateStore(path: folder.path(of: "state"), logger: log.logger)
-    _ = SystemCallTrace.record(failing: { $0.fail("fsync", with: .ioError, times: 100) }) {
+    let failures: (SystemCallTrace) -> Void = { $0.fail("fsync", with: .ioError, times: 100) }
+    _ = SystemCallTrace.record(failing: failures) {
       #expect(!store.save(Self.second, at: .seconds(10)))
       // Too early: nothing is tried.
       store.retryIfDue(at: .seconds(10) + .milliseconds(500))
@@ -89,9 +91,10 @@ import Testing
     let folder = try TemporaryFolder()
     let log = try LogCapture()
     let store = StateStore(path: folder.path(of: "state"), logger: log.logger)
-    _ = SystemCallTrace.record(failing: {
+    let failures: (SystemCallTrace) -> Void = {
       $0.fail("write", with: .noSpace, times: 3) { $0.descriptor != log.descriptor }
-    }) {
+    }
+    _ = SystemCallTrace.record(failing: failures) {
       #expect(!store.save(Self.first, at: .zero))
       #expect(!store.save(Self.second, at: .seconds(1)))
       #expect(!store.save(Self.third, at: .seconds(2)))
