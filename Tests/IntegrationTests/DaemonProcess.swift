@@ -11,8 +11,13 @@ final class DaemonProcess {
   private(set) var stderrText = ""
   private var exitStatus: CInt?
 
-  /// The folder of the built products: the test bundle lives beside the binaries.
+  /// The folder of the built products: the test bundle lives beside the binaries, or
+  /// `SCOREBOARDD_TEST_PRODUCTS` names another folder of `scoreboardd` and
+  /// `scoreboardctl` to test (an installed build, or an older one).
   static var productsFolder: String {
+    if let folder = getenv("SCOREBOARDD_TEST_PRODUCTS") {
+      return String(cString: folder)
+    }
     var buffer = [CChar](repeating: 0, count: 4096)
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     precondition(length > 0, "cannot read /proc/self/exe")
