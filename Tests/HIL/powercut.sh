@@ -76,6 +76,9 @@ done
 pack_initramfs() { # -> $work/initramfs.cpio
   local root="$work/root"
   initramfs_tree "$root"
+  # Stripped, the two programs take 16 MB instead of 28, which every boot unpacks
+  # again: about a second less per boot.
+  strip "$root/usr/local/bin/scoreboardd" "$root/usr/local/bin/scoreboardctl"
   # virtio_blk, ext4 and dm-delay are modules in Debian's kernel (virtio_pci is built
   # in); ext4 and jbd2 also need crc32c, a soft dependency that modinfo's "depends="
   # does not list.
