@@ -124,8 +124,9 @@ test-hil: deps toolchain
 # Power cuts: the release daemon runs in a QEMU guest with its state file on an ext4 disk
 # image, and QEMU is killed (no shutdown, no sync) at a random moment while values change;
 # each boot checks that the last value answered `ok` came back. CUTS cuts (12 by default,
-# CI's share, about 3 minutes; CUTS=100 for the full run), SEED= replays the cut moments.
-# The kernel is test-hil's, in ~/.cache/scoreboardd/hil; see Tests/HIL/powercut.sh.
+# CI's share, about 3.5 minutes; CUTS=100 for the full run, under half an hour); SEED= cuts
+# at the moments of an earlier run again. It shares test-hil's kernel download in
+# ~/.cache/scoreboardd/hil; see Tests/HIL/powercut.sh.
 CUTS ?= 12
 test-powercut: deps toolchain
 	CUTS="$(CUTS)" SEED="$(SEED)" SWIFT="$(SWIFT)" bash Tests/HIL/powercut.sh
