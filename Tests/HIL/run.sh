@@ -23,11 +23,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 readonly here=Tests/HIL
-readonly suite=bookworm-backports
-readonly cache_root="${SCOREBOARDD_CACHE:-${HOME:?}/.cache/scoreboardd}"
-readonly cache="$cache_root/hil"
+readonly hil_name=hil
+# shellcheck source=Tests/HIL/lib.sh
+. "$here/lib.sh"
 readonly timeout="${SCOREBOARDD_HIL_TIMEOUT:-240}"
-swift="${SWIFT:-swift}"
 versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(v1 v2)
 
@@ -55,96 +54,37 @@ readonly scenarios=(
   gpio-lines-released
 )
 
-start=$(date +%s)
-phase() { echo "=== hil $(($(date +%s) - start))s: $*"; }
-fail() {
-  echo "hil: $*" >&2
-  exit 1
-}
-
-# ---- host packages
-host_packages() {
-  local wanted=(qemu-system-x86 busybox-static cpio xz-utils gcc make libc6-dev binutils
-    gpiod libgpiod-dev pkg-config)
-  local missing=() package
-  for package in "${wanted[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
-      missing+=("$package")
-  done
-  [ ${#missing[@]} -eq 0 ] && return
-  if [ "$(id -u)" = 0 ]; then
-    echo "Installing: ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-      { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-        --no-install-recommends "${missing[@]}"; }
-  else
-    echo "The hardware-in-the-loop tests need these Debian packages. Install them with:"
-    echo "  sudo apt-get install --no-install-recommends ${missing[*]}"
-    exit 1
-  fi
-}
-
 # ---- kernel, headers, source and libgpiod 2 from bookworm-backports
-apt_private() {
-  local apt="$cache/apt"
-  APT_CONFIG=$(bash scripts/libgpiod2.sh --apt-config "$apt")
-  export APT_CONFIG
-  echo "apt: bookworm-backports (private configuration in $apt)"
-}
-
-# Sets kver (6.12.NN+deb12-amd64), kdir (its cache folder) and downloads what is missing.
+# The kernel (lib.sh), its headers, kbuild and source for the gpio-sim build, and
+# libgpiod 2 (gpiod, libgpiod3) for the guest's tools.
 fetch_kernel() {
-  apt_private
-  local kpkg=""
-  if apt-get -q update >"$cache/apt-update.log" 2>&1; then
-    kpkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
-  fi
-  if [ -z "$kpkg" ]; then
-    # Offline: the newest kernel downloaded before.
-    kver=$(find "$cache/kernel" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | sort -V | tail -n 1)
-    [ -n "$kver" ] || { cat "$cache/apt-update.log"; fail "cannot resolve linux-image-amd64 from $suite"; }
-    echo "apt-get update failed; using the cached kernel $kver"
-  else
-    kver=${kpkg#linux-image-}
-  fi
-  kdir="$cache/kernel/$kver"
-  local kabi=${kver%-amd64} kmm
+  resolve_kernel
+  local kabi=${kver%-amd64} kmm ksrc
   kmm=$(echo "$kver" | cut -d. -f1-2)
-  mkdir -p "$kdir/debs"
-  if [ ! -e "$kdir/debs/complete" ]; then
-    local ksrc
-    ksrc=$(apt-cache show "linux-image-$kver" | awk '/^Version:/ { print $2; exit }')
-    echo "Downloading kernel $kver (source $ksrc) into $kdir/debs"
-    rm -f "$kdir"/debs/*.deb
-    (cd "$kdir/debs" && apt-get -q download "linux-image-$kver" "linux-headers-$kver" \
-      "linux-headers-$kabi-common" "linux-kbuild-$kabi" "linux-source-$kmm=$ksrc" >/dev/null)
-    touch "$kdir/debs/complete"
-    # Debian has dropped the kernels it superseded; so does the cache.
-    find "$cache/kernel" -mindepth 1 -maxdepth 1 ! -name "$kver" -exec rm -rf {} +
-  fi
-  if [ ! -e "$kdir/unpacked" ]; then
-    rm -rf "$kdir/root" "$kdir/hdr"
-    mkdir -p "$kdir/root" "$kdir/hdr"
-    dpkg-deb --fsys-tarfile "$kdir"/debs/linux-image-"${kver}"_*.deb |
-      tar -x -C "$kdir/root" ./boot "./lib/modules/$kver"
+  ksrc=$(hil_apt_cache show "linux-image-$kver" 2>/dev/null | awk '/^Version:/ { print $2; exit }')
+  kernel_image
+  kernel_debs "linux-headers-$kver" "linux-headers-$kabi-common" "linux-kbuild-$kabi" \
+    "linux-source-$kmm=$ksrc"
+  if [ ! -e "$kdir/headers-unpacked" ]; then
+    rm -rf "$kdir/hdr"
+    mkdir -p "$kdir/hdr"
     local package
     for package in "linux-headers-$kver" "linux-headers-$kabi-common" "linux-kbuild-$kabi"; do
       dpkg -x "$kdir"/debs/"${package}"_*.deb "$kdir/hdr"
     done
     # The headers' Makefile includes the common headers by their installed path.
     sed -i "s#^include /usr/src/#include $kdir/hdr/usr/src/#" "$kdir/hdr/usr/src/linux-headers-$kver/Makefile"
-    touch "$kdir/unpacked"
+    touch "$kdir/headers-unpacked"
   fi
   if [ ! -e "$cache/gpiod2/complete" ]; then
     echo "Downloading gpiod and libgpiod3 (libgpiod 2 tools) into $cache/gpiod2"
     rm -rf "$cache/gpiod2"
     mkdir -p "$cache/gpiod2/debs"
-    (cd "$cache/gpiod2/debs" && apt-get -q download "gpiod/$suite" "libgpiod3/$suite" >/dev/null)
+    (cd "$cache/gpiod2/debs" && hil_apt -q download "gpiod/$suite" "libgpiod3/$suite" >/dev/null)
     local deb
     for deb in "$cache"/gpiod2/debs/*.deb; do dpkg -x "$deb" "$cache/gpiod2/root"; done
     touch "$cache/gpiod2/complete"
   fi
-  unset APT_CONFIG
 }
 
 # gpio-sim is not enabled in Debian's kernels: build it from the matching source,
@@ -168,25 +108,7 @@ build_gpio_sim() {
   [ -e "$build/gpio-sim.ko" ] || fail "gpio-sim.ko was not built"
 }
 
-# ---- scoreboardd and scoreboardctl, release, Swift runtime linked in
-build_daemon() { # v1|v2
-  local version=$1
-  local flags=(-c release --static-swift-stdlib --scratch-path ".build/hil-$version")
-  if [ "$version" = v2 ]; then
-    local pkgconfig libdir
-    pkgconfig=$(bash scripts/libgpiod2.sh --prepare | tail -n 1)
-    libdir=$(PKG_CONFIG_PATH="$pkgconfig" pkg-config --variable=libdir libgpiod)
-    export PKG_CONFIG_PATH="$pkgconfig"
-    flags+=(-Xswiftc -DSCOREBOARDD_LIBGPIOD_V2 -Xlinker -rpath -Xlinker "$libdir")
-  fi
-  local product
-  for product in scoreboardd scoreboardctl; do
-    "$swift" build "${flags[@]}" --product "$product" || fail "swift build of $product ($version) failed"
-  done
-  unset PKG_CONFIG_PATH
-  bindir=$("$swift" build "${flags[@]}" --show-bin-path)
-}
-
+# ---- helpers for the guest and the host
 build_helpers() {
   mkdir -p "$cache/bin"
   local helper
@@ -197,64 +119,11 @@ build_helpers() {
 }
 
 # ---- initramfs
-copy_with_libraries() { # ROOT PROGRAM DESTINATION [LD_LIBRARY_PATH]
-  local root=$1 program=$2 destination=$3 library
-  install -D -m 755 "$program" "$root$destination"
-  while read -r library; do
-    case "$library" in
-      /lib64/*) install -D -m 755 "$(readlink -f "$library")" "$root$library" ;;
-      *) install -D -m 755 "$(readlink -f "$library")" "$root/lib/x86_64-linux-gnu/${library##*/}" ;;
-    esac
-  done < <(LD_LIBRARY_PATH=${4:-} ldd "$program" | grep -o '/[^ ]*' || true)
-}
-
-module_file() { # NAME -> .ko or .ko.xz of the kernel, or the gpio-sim build
-  local name=${1//-/_}
-  if [ "$name" = gpio_sim ]; then
-    echo "$kdir/gpio-sim/gpio-sim.ko"
-    return
-  fi
-  find "$kdir/root/lib/modules/$kver/kernel" \( -name "$name.ko*" -o -name "${name//_/-}.ko*" \) |
-    head -n 1
-}
-
-module_dependencies() { # FILE -> the names in its modinfo "depends=", without kmod
-  case "$1" in
-    *.xz) xz -dc "$1" ;;
-    *) cat "$1" ;;
-  esac | tr '\0' '\n' | sed -n 's/^depends=//p' | tr ',' ' '
-}
-
-declare -A modules_done=()
-module_order=()
-add_module() { # ROOT NAME: the module and its dependencies, dependencies first
-  local root=$1 name=$2 file dependency
-  [ -n "${modules_done[$name]:-}" ] && return
-  modules_done[$name]=1
-  file=$(module_file "$name")
-  [ -n "$file" ] || fail "kernel module $name not found in $kver"
-  for dependency in $(module_dependencies "$file"); do
-    add_module "$root" "$dependency"
-  done
-  case "$file" in
-    */gpio-sim/*) strip --strip-debug -o "$root/lib/modules/$name.ko" "$file" ;;
-    *.xz) xz -dc "$file" >"$root/lib/modules/$name.ko" ;;
-    *) cp "$file" "$root/lib/modules/$name.ko" ;;
-  esac
-  module_order+=("$name")
-}
-
 pack_initramfs() { # v1|v2 -> $cache/run/$version/initramfs.cpio
   local version=$1 out="$cache/run/$1" root tool
   root="$out/root"
-  rm -rf "$root"
-  mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,proc,sys,dev,tmp,run,var,etc/hil,lib/modules}
-  cp /bin/busybox "$root/bin/busybox"
-  for tool in $(/bin/busybox --list); do
-    [ -e "$root/bin/$tool" ] || ln -s busybox "$root/bin/$tool"
-  done
-  copy_with_libraries "$root" "$bindir/scoreboardd" /usr/local/bin/scoreboardd
-  copy_with_libraries "$root" "$bindir/scoreboardctl" /usr/local/bin/scoreboardctl
+  initramfs_tree "$root"
+  mkdir -p "$root/etc/hil"
   for tool in uinput-kbd sim-pull; do install -m 755 "$cache/bin/$tool" "$root/usr/local/bin/$tool"; done
   local gpiod_bin=/usr/bin gpiod_lib=""
   if [ "$version" = v2 ]; then
@@ -264,16 +133,11 @@ pack_initramfs() { # v1|v2 -> $cache/run/$version/initramfs.cpio
   for tool in gpiodetect gpioinfo gpioget gpioset; do
     copy_with_libraries "$root" "$gpiod_bin/$tool" "/usr/local/bin/$tool" "$gpiod_lib"
   done
-  modules_done=()
-  module_order=()
-  for tool in configfs gpio-sim evdev uinput; do add_module "$root" "$tool"; done
-  printf '%s\n' "${module_order[@]}" >"$root/lib/modules/load-order"
+  add_modules "$root" configfs gpio-sim evdev uinput
   install -m 755 "$here/guest/init" "$root/init"
   cp "$here/configs/hil.conf" "$here/configs/hil-moved.conf" "$root/etc/hil/"
   echo "$version" >"$root/etc/hil/libgpiod"
-  (cd "$root" && find . -print0 | sort -z | cpio --null -o -H newc --owner=0:0 --quiet) \
-    >"$out/initramfs.cpio"
-  rm -rf "$root"
+  pack_initramfs_tree "$root" "$out/initramfs.cpio"
 }
 
 # ---- one boot
@@ -282,11 +146,9 @@ boot() { # v1|v2: 0 when every scenario passed
   rm -f "$out/console.log" "$out/ttyS1.bin" "$out/report.txt"
   local began
   began=$(date +%s)
-  timeout "$timeout" qemu-system-x86_64 -M pc -accel tcg -cpu max -smp 1 -m 1024 \
-    -nodefaults -no-user-config -display none -no-reboot \
+  qemu_machine "$out/initramfs.cpio"
+  timeout "$timeout" "${qemu_command[@]}" \
     -serial stdio -serial "file:$out/ttyS1.bin" -serial "file:$out/report.txt" \
-    -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-    -kernel "$kdir/root/boot/vmlinuz-$kver" -initrd "$out/initramfs.cpio" \
     -append "console=ttyS0 quiet loglevel=4 panic=-1" \
     </dev/null >"$out/console.log" 2>&1 || code=$?
   echo "$version: qemu exit code $code after $(($(date +%s) - began))s" \
@@ -337,7 +199,8 @@ summary() {
 }
 
 phase "host packages"
-host_packages
+host_packages qemu-system-x86 busybox-static cpio xz-utils gcc make libc6-dev binutils gpiod \
+  libgpiod-dev pkg-config
 mkdir -p "$cache"
 phase "kernel from $suite"
 fetch_kernel
