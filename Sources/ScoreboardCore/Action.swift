@@ -203,9 +203,12 @@ extension Action {
     }
   }
 
-  /// A signed amount (`+1`, `-2`, `3`) of at most a billion either way.
+  /// A signed amount (`+1`, `-2`, `3`) of at most a billion either way. Any number of
+  /// digits is refused past the limit, `Int.min` included (whose `abs` would trap).
   static func amount(_ text: String) -> Int? {
-    guard let value = Int(text), abs(value) <= 1_000_000_000 else { return nil }
+    guard let value = Int(text), (-1_000_000_000...1_000_000_000).contains(value) else {
+      return nil
+    }
     return value
   }
 }

@@ -40,6 +40,14 @@ import Testing
     ("add home one", "'add' takes a field and a signed amount, as in 'add home +1'"),
     ("add home +-1", "'add' takes a field and a signed amount, as in 'add home +1'"),
     ("add home 2000000000", "'add' takes a field and a signed amount, as in 'add home +1'"),
+    (
+      "add home -9223372036854775808",
+      "'add' takes a field and a signed amount, as in 'add home +1'"
+    ),
+    (
+      "add home +9223372036854775808",
+      "'add' takes a field and a signed amount, as in 'add home +1'"
+    ),
     ("press", "'press' takes a key and an optional keypad, as in 'press KEY_KPENTER numpad'"),
     (
       "press KEY_A numpad extra",
@@ -56,6 +64,7 @@ import Testing
     ("brightness", "'brightness' takes a level 0-15, up, down, +N or -N"),
     ("brightness 16", "'brightness' takes a level 0-15, up, down, +N or -N"),
     ("brightness max", "'brightness' takes a level 0-15, up, down, +N or -N"),
+    ("brightness -9223372036854775808", "'brightness' takes a level 0-15, up, down, +N or -N"),
     ("blank", "'blank' takes on or off"), ("blank toggle", "'blank' takes on or off"),
     ("set home 1\u{1B}[2J", "the request contains a control character"),
     ("status\r", "the request contains a control character"),
