@@ -10,8 +10,9 @@ import ScoreboardCore
 /// through a keymap into a `Scoreboard` at whatever times they carry.
 ///
 /// The first byte chooses: bit 0 ignores NumLock, bit 1 uses the records' own timestamps
-/// (else the time of each read), bits 2-3 the board, bits 4-7 the records per read
-/// (1-16). A trailing partial record is left over, as a read would keep it. The keys the
+/// (else the time of each read), bits 2-3 the board, bits 4-6 the records per read (1 to
+/// 64, the most `InputDevice.readEvents()` takes). A trailing partial record is left
+/// over, as a read would keep it. The keys the
 /// decoder reads as down, at the start and after `SYN_DROPPED`, are those pressed in the
 /// chunk being read.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -24,7 +25,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     InputEvent(record: records + $0 * recordSize)
   }
   let logger = Logger(programName: "fuzz-evdev", minimumLevel: .error, style: .journal)
-  let chunkSize = Int(options >> 4) + 1
+  let chunkSize = [1, 2, 3, 5, 8, 16, 32, 64][Int(options >> 4 & 7)]
   let chunks = stride(from: 0, to: events.count, by: chunkSize).map {
     events[$0..<min($0 + chunkSize, events.count)]
   }

@@ -1,8 +1,8 @@
 import ScoreboardCore
 
 /// A scoreboard fed what came from outside, as the daemon feeds it, and checked: after
-/// every step, values within their fields' limits and brightness 0-15; whenever time
-/// runs to a deadline, a frame per display of its size; and once a batch is settled,
+/// every step, values within their fields' limits and brightness 0-15; when a batch is
+/// settled, a frame per display of its size before and after its deadlines, and
 /// every text the daemon makes of the state (status line, JSON, event lines, state
 /// file) reads back to the same state.
 ///
@@ -49,8 +49,8 @@ public struct CheckedBoard {
   }
 
   /// Renders the board at `time`, then lets time run through its next few deadlines, as
-  /// the poll loop sleeps until each and renders again; then reads back the state's
-  /// texts.
+  /// the poll loop sleeps until each, and renders it at the last; then reads back the
+  /// state's texts.
   public mutating func settle(after time: Instant) {
     var now = time
     checkFrames(at: now)
@@ -60,6 +60,8 @@ public struct CheckedBoard {
       report(board.advance(to: deadline))
       now = deadline
       checkValues()
+    }
+    if now != time {
       checkFrames(at: now)
     }
     checkTexts()
