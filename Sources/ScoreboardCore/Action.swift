@@ -122,7 +122,7 @@ extension Action {
   /// Field names are not checked against a configuration here; `fields(named:)` lists
   /// them for the caller to check.
   public init(parsing text: String) throws(ActionSyntaxError) {
-    let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    let words = text.wordsBetweenSpacesAndTabs
     guard let verb = words.first?.lowercased() else {
       throw ActionSyntaxError(description: "expected an action, found nothing")
     }

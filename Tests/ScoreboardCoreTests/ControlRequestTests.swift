@@ -17,6 +17,9 @@ import Testing
     ("brightness -2", .brightness(.by(-2))), ("blank on", .blank(true)),
     ("blank Off", .blank(false)), ("watch", .watch), ("help", .help),
     ("  STATUS\t", .status), ("Set\thome  7", .set(field: "home", value: "7")),
+    // Words are split at spaces and tabs themselves: one after a tab may start with a
+    // combining mark, and the canonical text, with a space, keeps the words apart.
+    ("set\t\u{301}a 5", .set(field: "\u{301}a", value: "5")),
   ])
   func parses(line: String, request: ControlRequest) throws {
     #expect(try ControlRequest(parsing: line) == request)

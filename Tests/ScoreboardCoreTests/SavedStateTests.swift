@@ -49,6 +49,15 @@ import Testing
     #expect(restored.undoHistory.isEmpty)
   }
 
+  @Test func aStateReadFromAnyTextIsWrittenBackToTheSameState() throws {
+    // A value after a tab may start with a combining mark; written back after a space,
+    // it must still be a word of its own.
+    let state = try SavedState(parsing: "version 1\nfield\thome\t\u{301}12\n")
+    #expect(state.values == ["home": "\u{301}12"])
+    let reread = try SavedState(parsing: state.encoded())
+    #expect(reread == state)
+  }
+
   @Test func anOpenEditIsNotSaved() throws {
     var board = Scoreboard(spec: Fixtures.spec())
     _ = try board.perform(.set(field: "home", value: "12"), at: .milliseconds(0))
