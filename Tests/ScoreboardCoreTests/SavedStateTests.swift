@@ -167,6 +167,9 @@ import Testing
       text: "version 1\nfield home 12\nfield away 3\nfield home 13\n",
       error: "line 4: field 'home' again (first on line 2)"),
     Malformed(
+      text: "version 1\nblank \u{1B}]0;owned\u{7}\n",
+      error: "line 2: expected 'blank on' or 'blank off', found \"blank \\u{1B}]0;owned\\u{7}\""),
+    Malformed(
       text: "version 1\n\nscore home 12\n",
       error: "line 3: expected 'version', 'brightness', 'blank' or 'field', "
         + "found \"score home 12\""),

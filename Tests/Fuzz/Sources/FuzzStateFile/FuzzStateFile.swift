@@ -3,7 +3,8 @@ import ScoreboardCore
 
 /// The text of a state file, read as the daemon reads it at start (invalid UTF-8
 /// replaced), restored onto a board, and written and read again: a state that parses
-/// must encode to a text that parses back to it.
+/// must encode to a text that parses back to it, and the error about one that does not
+/// must quote no control character.
 ///
 /// The first byte also chooses the board.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -13,7 +14,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   do {
     state = try SavedState(parsing: String(decoding: bytes, as: UTF8.self))
   } catch {
-    _ = error.description
+    TextCheck.requireNoControlCharacters(error.description)
     return 0
   }
   let text = state.encoded()
