@@ -38,6 +38,9 @@ done
 swift_bin=$(dirname "$(command -v "$SWIFT")")
 build=("$SWIFT" build --package-path Tests/Fuzz --scratch-path "$scratch")
 echo "Building the fuzz targets in $scratch (debug, -sanitize=fuzzer,address)"
+# SwiftPM plans a build again when the root package's files change, not when files are
+# added to a package it depends on by path; without its plan it makes a new one.
+rm -f "$scratch/debug.yaml"
 "${build[@]}" -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address \
   -Xswiftc -warnings-as-errors
 bin=$("${build[@]}" --show-bin-path)
