@@ -10,6 +10,8 @@
 #                  daemon acknowledged may be lost (Tests/HIL/powercut.sh)
 #   make build   a release build of scoreboardd and scoreboardctl
 #   make bench   the benchmarks, which print their figures and write Benchmarks/results.md
+#   make fuzz    the libFuzzer targets (address sanitizer) of every parser of outside bytes,
+#                FUZZ_SECONDS each (default 30); a crash fails it (Tests/Fuzz/run.sh)
 #   make install    install the programs, the systemd unit, the configuration and the
 #                   man pages (PREFIX=/usr/local, DESTDIR= for a staging directory)
 #   make uninstall  remove them again, but for the configuration and the state
@@ -44,8 +46,8 @@ MAN_PAGES := docs/man/scoreboardd.8 docs/man/scoreboardd.conf.5 docs/man/scorebo
 EXAMPLES := $(wildcard Config/examples/*.conf)
 DOCS := $(wildcard docs/*.md)
 
-.PHONY: all deps toolchain build demo test test-gpiod2 test-hil test-powercut bench lint format
-.PHONY: clean
+.PHONY: all deps toolchain build demo test test-gpiod2 test-hil test-powercut bench fuzz
+.PHONY: lint format clean
 .PHONY: check-man install uninstall
 
 all: build
@@ -146,6 +148,14 @@ test-powercut: deps toolchain
 # under ~/.cache/scoreboardd) and a C floor, then the GPIO frame times. About 3 minutes plus the build.
 bench: deps toolchain
 	SWIFT="$(SWIFT)" bash Benchmarks/run.sh
+
+# Fuzzing: each parser of bytes from outside (evdev records, control requests and answers,
+# the configuration, the state file, serial and terminal bytes) gets FUZZ_SECONDS of
+# libFuzzer with the address sanitizer, on a copy of its seeds in .build/fuzz/work. A
+# crash, a failed check, a leak or a timeout fails it and prints how to replay the input.
+FUZZ_SECONDS ?= 30
+fuzz: deps toolchain
+	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" bash Tests/Fuzz/run.sh
 
 # The release binaries are rebuilt only when a source is newer, so that after
 # `make build` as yourself, `sudo make install` needs no Swift on root's PATH and

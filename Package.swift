@@ -6,6 +6,12 @@ let package = Package(
   products: [
     .executable(name: "scoreboardd", targets: ["scoreboardd"]),
     .executable(name: "scoreboardctl", targets: ["scoreboardctl"]),
+    // The modules the fuzz targets in Tests/Fuzz (a package of their own) build on.
+    .library(name: "ScoreboardCore", targets: ["ScoreboardCore"]),
+    .library(name: "ScoreboardConfig", targets: ["ScoreboardConfig"]),
+    .library(name: "LinuxIO", targets: ["LinuxIO"]),
+    .library(name: "ScoreboardDrivers", targets: ["ScoreboardDrivers"]),
+    .library(name: "ProtocolDecoders", targets: ["ProtocolDecoders"]),
   ],
   targets: [
     // The model: fields, edit sessions, undo, segments, renderer. No I/O, no Foundation.

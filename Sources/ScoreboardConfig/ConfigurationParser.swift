@@ -11,6 +11,8 @@ struct ConfigurationParser {
   /// The file, for diagnostics.
   let path: String
   private var diagnostics: [Diagnostic] = []
+  /// The file's "did you mean" suggestions, which share one budget.
+  private var suggestions = NameSuggestion()
 
   init(path: String) {
     self.path = path
@@ -81,11 +83,10 @@ struct ConfigurationParser {
     let keypads = parsedKeypads.map(\.configuration)
     reportSharedDevices(of: parsedKeypads)
     reportSharedLines(of: parsedDisplays.flatMap(\.gpioLines) + parsedKeypads.flatMap(\.gpioLines))
+    let validKeypads = Set(keypads.map(\.name))
     reportLongPressBindings(
       of: parsedKeymaps, keypads: keypads,
-      keypadsWithErrors: keypadSections.filter { name, _ in
-        !keypads.contains { $0.name == name }
-      }.map(\.section))
+      keypadsWithErrors: keypadSections.filter { !validKeypads.contains($0.name) }.map(\.section))
 
     let lastLine = max(1, document.lineCount)
     if displaySections.isEmpty {
@@ -134,19 +135,26 @@ struct ConfigurationParser {
     _ section: IniSection, identity: (String) -> String = { $0 },
     parse: (inout SectionReader) -> Result
   ) -> Result {
-    var reader = SectionReader(section: section, file: path, identity: identity)
+    var reader = SectionReader(
+      section: section, file: path, identity: identity, suggestions: suggestions)
     let result = parse(&reader)
     diagnostics += reader.diagnostics
+    suggestions = reader.suggestions
     return result
   }
 
-  /// Reports each field that takes a cell an earlier field on its display takes.
+  /// Reports each field that takes a cell an earlier field on its display takes: once for
+  /// each field that first took one of those cells, in file order.
   private mutating func reportOverlaps(of fields: [FieldSectionParser.Field]) {
+    // The index of the field that first took each cell, by display.
+    var owners: [String: [Int: Int]] = [:]
     for (index, field) in fields.enumerated() {
-      for earlier in fields[..<index]
-      where earlier.spec.display == field.spec.display
-        && earlier.spec.cells.overlaps(field.spec.cells)
-      {
+      let cells = field.spec.cells
+      let earlierOwners = Set(cells.compactMap { owners[field.spec.display]?[$0] })
+      for cell in cells where owners[field.spec.display]?[cell] == nil {
+        owners[field.spec.display, default: [:]][cell] = index
+      }
+      for earlier in earlierOwners.sorted().map({ fields[$0] }) {
         report(
           "overlaps field '\(earlier.spec.name)' on display '\(field.spec.display)': "
             + "this field takes \(Self.cellText(field.spec)), "
@@ -225,18 +233,20 @@ struct ConfigurationParser {
     of keymaps: [KeymapSectionParser.ParsedKeymap], keypads: [KeypadConfiguration],
     keypadsWithErrors: [IniSection]
   ) {
+    let usersByKeymap = Dictionary(grouping: keypads, by: \.keymap.name)
+    let namedByKeypadsWithErrors = Set(
+      keypadsWithErrors.flatMap { section in
+        section.entries.filter { $0.key == "keymap" }.map(\.value)
+      })
     for parsed in keymaps where !parsed.longPressEntries.isEmpty {
       let name = parsed.keymap.name
-      let users = keypads.filter { $0.keymap.name == name }
-      let namedByKeypadWithErrors = keypadsWithErrors.contains { section in
-        section.entries.contains { $0.key == "keymap" && $0.value == name }
-      }
-      guard !users.isEmpty, !namedByKeypadWithErrors,
+      let users = usersByKeymap[name] ?? []
+      guard !users.isEmpty, !namedByKeypadsWithErrors.contains(name),
         !users.contains(where: { if case .gpioButtons = $0.driver { true } else { false } })
       else { continue }
       let keypadList =
         (users.count == 1 ? "keypad " : "keypads ")
-        + Listing.joined(users.map { "'\($0.name)'" }, conjunction: "and")
+        + Listing.joined(users.lazy.map { "'\($0.name)'" }, conjunction: "and")
       for entry in parsed.longPressEntries {
         report(
           "long presses come only from gpio-buttons keypads; keymap '\(name)' is used only by "
@@ -250,24 +260,29 @@ struct ConfigurationParser {
   private mutating func reportTemplateFields(
     of displays: [DisplaySectionParser.Display], fields: [FieldSpec], fieldNames: [String]
   ) {
+    let fieldsByName = Dictionary(
+      fields.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    let namesByDisplay = Dictionary(grouping: fields, by: \.display).mapValues { $0.map(\.name) }
+    let knownFieldNames = Set(fieldNames)
     for display in displays {
       guard case .serialText(let options) = display.configuration.driver else { continue }
       let name = display.configuration.name
-      let shown = fields.filter { $0.display == name }.map(\.name)
-      for fieldName in options.template.fieldNames where !shown.contains(fieldName) {
+      let shown = namesByDisplay[name] ?? []
+      let shownNames = Set(shown)
+      for fieldName in options.template.fieldNames where !shownNames.contains(fieldName) {
         let problem = "field '\(fieldName)' is not on display '\(name)'"
         let message: String
-        if let field = fields.first(where: { $0.name == fieldName }) {
+        if let field = fieldsByName[fieldName] {
           message =
             "field '\(fieldName)' is on display '\(field.display)', not on display '\(name)'"
-        } else if fieldNames.contains(fieldName) {
+        } else if knownFieldNames.contains(fieldName) {
           continue  // The field's section has errors, already reported.
-        } else if let suggestion = NameSuggestion.nearest(to: fieldName, among: shown) {
+        } else if let suggestion = suggestions.nearest(to: fieldName, among: shown) {
           message = problem + "; did you mean '\(suggestion)'?"
         } else if shown.isEmpty {
           message = problem + ", which shows no field"
         } else {
-          message = problem + "; expected \(Listing.joined(shown.map { "'\($0)'" }))"
+          message = problem + "; expected \(Listing.joined(shown.lazy.map { "'\($0)'" }))"
         }
         report(
           message, line: display.templateLine, sectionTitle: display.section, key: "template")

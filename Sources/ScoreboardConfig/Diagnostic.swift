@@ -1,7 +1,11 @@
+import ScoreboardCore
+
 /// One problem in a configuration file, located by file, line, section and key.
 ///
 /// Its text reads `FILE:LINE: [section] key: message`; the section and key are left out
-/// when the problem has none.
+/// when the problem has none. Control characters the file put in any of them are kept
+/// as escapes (`\u{1B}`), so that the message cannot drive the terminal or the journal
+/// that shows it.
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
   /// The file's path, as given to `Configuration.parse(_:path:)`.
   public var file: String
@@ -14,14 +18,14 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
   /// What was expected and what was found.
   public var message: String
 
-  /// Creates a diagnostic.
+  /// Creates a diagnostic; control characters in the texts become escapes.
   public init(file: String, line: Int, section: String? = nil, key: String? = nil, message: String)
   {
-    self.file = file
+    self.file = file.escapingControlCharacters
     self.line = line
-    self.section = section
-    self.key = key
-    self.message = message
+    self.section = section?.escapingControlCharacters
+    self.key = key?.escapingControlCharacters
+    self.message = message.escapingControlCharacters
   }
 
   /// The diagnostic as one line: `demo.conf:12: [field home] digits: expected ...`.

@@ -31,9 +31,17 @@ struct FieldSectionParser {
   }
 
   /// The displays read without error, by name.
-  var displays: [String: DisplayConfiguration]
+  let displays: [String: DisplayConfiguration]
   /// The names of every `[display NAME]` section, including those with errors.
-  var displayNames: [String]
+  let displayNames: [String]
+  /// `displayNames`, to look names up in.
+  private let knownDisplayNames: Set<String>
+
+  init(displays: [String: DisplayConfiguration], displayNames: [String]) {
+    self.displays = displays
+    self.displayNames = displayNames
+    knownDisplayNames = Set(displayNames)
+  }
 
   /// The field, or nil when something in the section is wrong.
   func parse(name: String, reader: inout SectionReader) -> Field? {
@@ -65,9 +73,9 @@ struct FieldSectionParser {
   /// The display the field is on: the one named, or the only one there is.
   private func displayName(reader: inout SectionReader) -> String? {
     if let name = reader.text("display", expected: "the name of a [display NAME] section") {
-      guard displayNames.contains(name) else {
+      guard knownDisplayNames.contains(name) else {
         reader.report(
-          NameSuggestion.unknownNameMessage(kind: .display, name: name, known: displayNames),
+          reader.suggestions.unknownNameMessage(kind: .display, name: name, known: displayNames),
           key: "display")
         return nil
       }

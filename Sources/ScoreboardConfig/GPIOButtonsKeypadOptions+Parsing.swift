@@ -23,7 +23,7 @@ extension GPIOButtonsKeypadOptions {
         let knownKeys = KeypadSectionParser.commonKeys + keys
         reader.report(
           KernelKeyName.unprefixedNameMessage(
-            entry.key, otherNames: knownKeys,
+            entry.key, otherNames: knownKeys, suggestions: &reader.suggestions,
             expected: Listing.joined(
               knownKeys.map { "'\($0)'" } + ["a button such as BTN_0 = GPIO17"])),
           at: entry)

@@ -37,7 +37,8 @@ extension GPIOMatrixKeypadOptions {
     for word in words {
       guard let key = KernelKeyName.unprefixedKey(word) else {
         reader.report(
-          KernelKeyName.unprefixedNameMessage(word, expected: "a kernel key name such as KEY_1"),
+          KernelKeyName.unprefixedNameMessage(
+            word, suggestions: &reader.suggestions, expected: "a kernel key name such as KEY_1"),
           key: "keys")
         continue
       }

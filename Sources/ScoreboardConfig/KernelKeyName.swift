@@ -35,13 +35,14 @@ enum KernelKeyName {
   /// The message for `text`, which is not a key name: the nearest of `otherNames` (the
   /// section's other keys) or of the kernel names with the same prefixes, or else what
   /// was `expected`.
-  static func unknownNameMessage(_ text: String, otherNames: [String] = [], expected: String)
-    -> String
-  {
+  static func unknownNameMessage(
+    _ text: String, otherNames: [String] = [], suggestions: inout NameSuggestion,
+    expected: String
+  ) -> String {
     let (prefixes, name) = split(text)
     let suggestion =
-      NameSuggestion.nearest(to: text, among: otherNames)
-      ?? NameSuggestion.nearest(to: name, among: KeyCode.allNames).map { prefixes + $0 }
+      suggestions.nearest(to: text, among: otherNames)
+      ?? suggestions.nearest(to: name, among: NameSuggestion.kernelKeyNames).map { prefixes + $0 }
     if let suggestion {
       return "unknown key '\(text)'; did you mean '\(suggestion)'?"
     }
@@ -50,12 +51,14 @@ enum KernelKeyName {
 
   /// The message for `text` where only a kernel key name without prefix is allowed (a
   /// button, a key of a matrix); see `unknownNameMessage(_:otherNames:expected:)`.
-  static func unprefixedNameMessage(_ text: String, otherNames: [String] = [], expected: String)
-    -> String
-  {
+  static func unprefixedNameMessage(
+    _ text: String, otherNames: [String] = [], suggestions: inout NameSuggestion,
+    expected: String
+  ) -> String {
     let (prefixes, name) = split(text)
     guard !prefixes.isEmpty else {
-      return unknownNameMessage(text, otherNames: otherNames, expected: expected)
+      return unknownNameMessage(
+        text, otherNames: otherNames, suggestions: &suggestions, expected: expected)
     }
     let example = KeyCode(name: name) == nil ? "BTN_0" : name
     return "expected a kernel key name without prefix, found '\(text)'; "

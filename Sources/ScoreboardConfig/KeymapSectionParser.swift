@@ -17,9 +17,17 @@ struct KeymapSectionParser {
   }
 
   /// The fields read without error, by name.
-  var fields: [String: FieldSpec]
+  let fields: [String: FieldSpec]
   /// The names of every `[field NAME]` section, including those with errors.
-  var fieldNames: [String]
+  let fieldNames: [String]
+  /// `fieldNames`, to look names up in.
+  private let knownFieldNames: Set<String>
+
+  init(fields: [String: FieldSpec], fieldNames: [String]) {
+    self.fields = fields
+    self.fieldNames = fieldNames
+    knownFieldNames = Set(fieldNames)
+  }
 
   /// The keymap, or nil when something in the section is wrong.
   func parse(name: String, reader: inout SectionReader) -> ParsedKeymap? {
@@ -37,12 +45,12 @@ struct KeymapSectionParser {
       if key == nil {
         reader.report(
           KernelKeyName.unknownNameMessage(
-            entry.key, otherNames: [Self.repeatKey],
+            entry.key, otherNames: [Self.repeatKey], suggestions: &reader.suggestions,
             expected: "'\(Self.repeatKey)' or a kernel key name such as KEY_KP7, BTN_0, "
               + "shift+KEY_TAB or long+BTN_0"),
           at: entry)
         // A misspelt `repeat` holds kinds of action, not an action.
-        if NameSuggestion.nearest(to: entry.key, among: [Self.repeatKey]) != nil {
+        if NameSuggestion.isNear(entry.key, Self.repeatKey) {
           continue
         }
       }
@@ -109,9 +117,9 @@ struct KeymapSectionParser {
   /// Reports fields the action names that do not exist, and a `set` value the field cannot
   /// hold.
   private func checkFields(of action: Action, entry: IniEntry, reader: inout SectionReader) {
-    for fieldName in action.fieldNames where !fieldNames.contains(fieldName) {
+    for fieldName in action.fieldNames where !knownFieldNames.contains(fieldName) {
       reader.report(
-        NameSuggestion.unknownNameMessage(
+        reader.suggestions.unknownNameMessage(
           kind: .field, name: fieldName, known: fieldNames, context: " in \"\(action)\""),
         at: entry)
     }

@@ -19,9 +19,17 @@ struct KeypadSectionParser {
   static let commonKeys = ["driver", "keymap"]
 
   /// The keymaps read without error, by name.
-  var keymaps: [String: Keymap]
+  let keymaps: [String: Keymap]
   /// The names of every `[keymap NAME]` section, including those with errors.
-  var keymapNames: [String]
+  let keymapNames: [String]
+  /// `keymapNames`, to look names up in.
+  private let knownKeymapNames: Set<String>
+
+  init(keymaps: [String: Keymap], keymapNames: [String]) {
+    self.keymaps = keymaps
+    self.keymapNames = keymapNames
+    knownKeymapNames = Set(keymapNames)
+  }
 
   /// How a key of the section is written once case is set aside, where case does not
   /// matter: a kernel key name naming a button (`btn_0` is `BTN_0`). Two entries for one
@@ -36,9 +44,10 @@ struct KeypadSectionParser {
     var keymap: Keymap?
     if let keymapName = reader.text("keymap", expected: "the name of a [keymap NAME] section") {
       keymap = keymaps[keymapName]
-      if !keymapNames.contains(keymapName) {
+      if !knownKeymapNames.contains(keymapName) {
         reader.report(
-          NameSuggestion.unknownNameMessage(kind: .keymap, name: keymapName, known: keymapNames),
+          reader.suggestions.unknownNameMessage(
+            kind: .keymap, name: keymapName, known: keymapNames),
           key: "keymap")
       }
     }

@@ -1,7 +1,19 @@
 /// Words joined for a message: `a`, `a or b`, `a, b or c`.
 enum Listing {
-  /// `items` joined with commas and a final `conjunction`.
-  static func joined(_ items: [String], conjunction: String = "or") -> String {
+  /// How many items a list shows before it says how many more there are.
+  static let shownItems = 20
+
+  /// `items` joined with commas and a final `conjunction`; past `shownItems` items, the
+  /// first ones and how many others there are (`a, b, ... t or 5 others`), so that a
+  /// message stays short whatever the file holds. Only the items shown are read from a
+  /// lazy collection.
+  static func joined(
+    _ items: some BidirectionalCollection<String>, conjunction: String = "or"
+  ) -> String {
+    guard items.count <= shownItems + 1 else {
+      return items.prefix(shownItems).joined(separator: ", ")
+        + " \(conjunction) \(items.count - shownItems) others"
+    }
     guard let last = items.last else { return "" }
     guard items.count > 1 else { return last }
     return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last

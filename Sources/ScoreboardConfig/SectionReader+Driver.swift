@@ -16,7 +16,7 @@ extension SectionReader {
     guard let name, let parser = DriverParser.named(name.lowercased(), among: parsers) else {
       if let name {
         var message = "unknown driver '\(name)'"
-        if let suggestion = NameSuggestion.nearest(to: name, among: names) {
+        if let suggestion = suggestions.nearest(to: name, among: names) {
           message += "; did you mean '\(suggestion)'?"
         } else {
           message += "; expected \(Listing.joined(names))"

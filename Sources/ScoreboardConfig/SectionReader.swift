@@ -14,12 +14,18 @@ struct SectionReader {
   /// The GPIO lines read so far, with their keys, for the check that no line of the file
   /// is used twice.
   var gpioLineUses: [GPIOLineUse] = []
+  /// The "did you mean" suggestions, with what is left of the file's budget for them.
+  var suggestions: NameSuggestion
 
   /// Reads `section` and reports keys given twice; keys are the same when `identity`
-  /// makes them equal.
-  init(section: IniSection, file: String, identity: (String) -> String = { $0 }) {
+  /// makes them equal. `suggestions` carries the budget the file's earlier sections left.
+  init(
+    section: IniSection, file: String, identity: (String) -> String = { $0 },
+    suggestions: NameSuggestion = NameSuggestion()
+  ) {
     self.file = file
     self.section = section
+    self.suggestions = suggestions
     var firstLines: [String: Int] = [:]
     for entry in section.entries {
       if let firstLine = firstLines[identity(entry.key)] {
@@ -72,11 +78,11 @@ struct SectionReader {
   /// are left to the caller.
   mutating func reportUnknownKeys(known: [String], ignoring: [String] = []) {
     for entry in entries where !known.contains(entry.key) && !ignoring.contains(entry.key) {
-      if let suggestion = NameSuggestion.nearest(to: entry.key, among: known) {
+      if let suggestion = suggestions.nearest(to: entry.key, among: known) {
         report("unknown key '\(entry.key)'; did you mean '\(suggestion)'?", at: entry)
       } else {
         report(
-          "unknown key '\(entry.key)'; expected \(Listing.joined(known.map { "'\($0)'" }))",
+          "unknown key '\(entry.key)'; expected \(Listing.joined(known.lazy.map { "'\($0)'" }))",
           at: entry)
       }
     }

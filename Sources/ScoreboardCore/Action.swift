@@ -122,7 +122,7 @@ extension Action {
   /// Field names are not checked against a configuration here; `fields(named:)` lists
   /// them for the caller to check.
   public init(parsing text: String) throws(ActionSyntaxError) {
-    let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    let words = text.wordsBetweenSpacesAndTabs
     guard let verb = words.first?.lowercased() else {
       throw ActionSyntaxError(description: "expected an action, found nothing")
     }
@@ -203,9 +203,12 @@ extension Action {
     }
   }
 
-  /// A signed amount (`+1`, `-2`, `3`) of at most a billion either way.
+  /// A signed amount (`+1`, `-2`, `3`) of at most a billion either way. Any number of
+  /// digits is refused past the limit, `Int.min` included (whose `abs` would trap).
   static func amount(_ text: String) -> Int? {
-    guard let value = Int(text), abs(value) <= 1_000_000_000 else { return nil }
+    guard let value = Int(text), (-1_000_000_000...1_000_000_000).contains(value) else {
+      return nil
+    }
     return value
   }
 }

@@ -67,7 +67,7 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     guard !line.unicodeScalars.contains(where: Self.isControlCharacter) else {
       throw ControlSyntaxError(description: "the request contains a control character")
     }
-    let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    let words = line.wordsBetweenSpacesAndTabs
     guard let command = words.first?.lowercased() else {
       throw ControlSyntaxError(description: "expected a command, found nothing; try 'help'")
     }

@@ -91,7 +91,7 @@ public struct SavedState: Hashable, Sendable {
     var firstLines: [String: Int] = [:]
     for (index, line) in lines.enumerated() {
       let number = index + 1
-      let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+      let words = line.wordsBetweenSpacesAndTabs
       guard let keyword = words.first, !keyword.hasPrefix("#") else { continue }
       if firstLines.isEmpty && keyword != "version" {
         throw SavedStateError(line: number, problem: .missingVersion(found: String(line)))

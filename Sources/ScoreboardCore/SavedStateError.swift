@@ -1,7 +1,8 @@
 /// Why a state file cannot be read, and on which line.
 ///
 /// The description reads like `line 4: expected 'blank on' or 'blank off', found
-/// "blank maybe"`.
+/// "blank maybe"`; control characters the file put in it are kept as escapes
+/// (`\u{1B}`), so that it cannot drive the terminal or the journal that shows it.
 public struct SavedStateError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What is wrong.
   public enum Problem: Hashable, Sendable {
@@ -32,7 +33,7 @@ public struct SavedStateError: Error, Hashable, Sendable, CustomStringConvertibl
     self.problem = problem
   }
 
-  /// `line N: what is wrong`.
+  /// `line N: what is wrong`, with control characters escaped.
   public var description: String {
     let message =
       switch problem {
@@ -51,6 +52,6 @@ public struct SavedStateError: Error, Hashable, Sendable, CustomStringConvertibl
       case .duplicateSetting(let keyword, let firstLine):
         "'\(keyword)' again (first on line \(firstLine))"
       }
-    return "line \(line): \(message)"
+    return "line \(line): \(message.escapingControlCharacters)"
   }
 }

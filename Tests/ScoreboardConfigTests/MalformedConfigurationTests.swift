@@ -30,6 +30,20 @@ import Testing
       "NUL character", "label = A\u{0}B\n",
       "demo.conf:7: [field home]: unexpected NUL character"),
     .afterBase(
+      "control characters in a line", "\u{1B}[2J\u{7}\n",
+      "demo.conf:7: [field home]: expected 'key = value', found \"\\u{1B}[2J\\u{7}\""),
+    .afterBase(
+      "control character in a key", "lab\u{1B}el = x\n",
+      "demo.conf:7: [field home] lab\\u{1B}el: unknown key 'lab\\u{1B}el'; did you mean 'label'?"),
+    .afterBase(
+      "control character in a value", "max = 9\u{9B}0m\n",
+      "demo.conf:7: [field home] max: expected a whole number from 0 to 99, found \"9\\u{9B}0m\""
+    ),
+    .afterBase(
+      "control character in a section name", "[field \u{7F}x]\n",
+      "demo.conf:7: [field \\u{7F}x]: expected a name of a lowercase letter, then lowercase "
+        + "letters, digits, '-' or '_', found \"\\u{7F}x\""),
+    .afterBase(
       "value without a key", "= 3\n",
       "demo.conf:7: [field home]: expected a key before '=', found nothing"),
     .afterBase(

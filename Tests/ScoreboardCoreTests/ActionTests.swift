@@ -27,6 +27,11 @@ import Testing
     ("add home", "'add' takes an optional field and a signed amount, as in 'add home +1'"),
     ("set home", "'set' takes a field and a value, as in 'set home 12'"),
     ("add home +-1", "'add' takes an optional field and a signed amount, as in 'add home +1'"),
+    (
+      "add -9223372036854775808",
+      "'add' takes an optional field and a signed amount, as in 'add home +1'"
+    ),
+    ("brightness -9223372036854775808", "'brightness' takes up, down, +N, -N or a level 0-15"),
     ("brightness 16", "'brightness' takes up, down, +N, -N or a level 0-15"),
     ("blank maybe", "'blank' takes nothing, on, off or toggle"),
   ])

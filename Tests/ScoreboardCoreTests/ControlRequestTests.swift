@@ -17,6 +17,9 @@ import Testing
     ("brightness -2", .brightness(.by(-2))), ("blank on", .blank(true)),
     ("blank Off", .blank(false)), ("watch", .watch), ("help", .help),
     ("  STATUS\t", .status), ("Set\thome  7", .set(field: "home", value: "7")),
+    // Words are split at spaces and tabs themselves: one after a tab may start with a
+    // combining mark, and the canonical text, with a space, keeps the words apart.
+    ("set\t\u{301}a 5", .set(field: "\u{301}a", value: "5")),
   ])
   func parses(line: String, request: ControlRequest) throws {
     #expect(try ControlRequest(parsing: line) == request)
@@ -40,6 +43,14 @@ import Testing
     ("add home one", "'add' takes a field and a signed amount, as in 'add home +1'"),
     ("add home +-1", "'add' takes a field and a signed amount, as in 'add home +1'"),
     ("add home 2000000000", "'add' takes a field and a signed amount, as in 'add home +1'"),
+    (
+      "add home -9223372036854775808",
+      "'add' takes a field and a signed amount, as in 'add home +1'"
+    ),
+    (
+      "add home +9223372036854775808",
+      "'add' takes a field and a signed amount, as in 'add home +1'"
+    ),
     ("press", "'press' takes a key and an optional keypad, as in 'press KEY_KPENTER numpad'"),
     (
       "press KEY_A numpad extra",
@@ -56,6 +67,7 @@ import Testing
     ("brightness", "'brightness' takes a level 0-15, up, down, +N or -N"),
     ("brightness 16", "'brightness' takes a level 0-15, up, down, +N or -N"),
     ("brightness max", "'brightness' takes a level 0-15, up, down, +N or -N"),
+    ("brightness -9223372036854775808", "'brightness' takes a level 0-15, up, down, +N or -N"),
     ("blank", "'blank' takes on or off"), ("blank toggle", "'blank' takes on or off"),
     ("set home 1\u{1B}[2J", "the request contains a control character"),
     ("status\r", "the request contains a control character"),

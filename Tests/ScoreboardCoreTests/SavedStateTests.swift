@@ -49,6 +49,15 @@ import Testing
     #expect(restored.undoHistory.isEmpty)
   }
 
+  @Test func aStateReadFromAnyTextIsWrittenBackToTheSameState() throws {
+    // A value after a tab may start with a combining mark; written back after a space,
+    // it must still be a word of its own.
+    let state = try SavedState(parsing: "version 1\nfield\thome\t\u{301}12\n")
+    #expect(state.values == ["home": "\u{301}12"])
+    let reread = try SavedState(parsing: state.encoded())
+    #expect(reread == state)
+  }
+
   @Test func anOpenEditIsNotSaved() throws {
     var board = Scoreboard(spec: Fixtures.spec())
     _ = try board.perform(.set(field: "home", value: "12"), at: .milliseconds(0))
@@ -174,6 +183,9 @@ import Testing
     Malformed(
       text: "version 1\nfield home 12\nfield away 3\nfield home 13\n",
       error: "line 4: field 'home' again (first on line 2)"),
+    Malformed(
+      text: "version 1\nblank \u{1B}]0;owned\u{7}\n",
+      error: "line 2: expected 'blank on' or 'blank off', found \"blank \\u{1B}]0;owned\\u{7}\""),
     Malformed(
       text: "version 1\n\nscore home 12\n",
       error: "line 3: expected 'version', 'brightness', 'blank' or 'field', "
