@@ -77,7 +77,9 @@ let package = Package(
     // The control server in a real poll loop, and scoreboardctl spawned against it.
     .testTarget(
       name: "ControlTests",
-      dependencies: ["ScoreboardDaemon", "ScoreboardCore", "LinuxIO", "scoreboardctl"]),
+      dependencies: [
+        "ScoreboardDaemon", "ScoreboardCore", "LinuxIO", "scoreboardctl", "TestSupport",
+      ]),
     // The daemon's logic, state file and status, in the process, with explicit times and
     // failures injected at the system-call seam.
     .testTarget(

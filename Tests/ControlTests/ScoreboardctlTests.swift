@@ -106,7 +106,7 @@ import Testing
 
   @Test func cannotConnectExits69() throws {
     let fixture = try ServerFixture()
-    let missing = fixture.folder + "/missing"
+    let missing = fixture.folder.path(of: "missing")
     let result = try Self.scoreboardctl(["--socket", missing, "status"], against: nil)
     #expect(result.status == 69)
     #expect(
@@ -114,7 +114,7 @@ import Testing
         == "scoreboardctl: cannot connect to \(missing): No such file or directory (ENOENT); "
         + "is scoreboardd running?\n")
 
-    let stale = fixture.folder + "/stale"
+    let stale = fixture.folder.path(of: "stale")
     try makeStaleSocket(at: stale)
     let refused = try Self.scoreboardctl(["--socket", stale, "status"], against: nil)
     #expect(refused.status == 69)
@@ -136,7 +136,7 @@ import Testing
 
   @Test func aConnectionClosedBeforeTheAnswerExits74() throws {
     let fixture = try ServerFixture()
-    let listener = try UnixListener(path: fixture.folder + "/other")
+    let listener = try UnixListener(path: fixture.folder.path(of: "other"))
     let process = try ControlProcess(["--socket", listener.path, "status"])
     // Takes the connection and the request, then leaves without an answer.
     var accepted: UnixConnection?

@@ -1,10 +1,14 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 
 /// The real `scoreboardd` binary, started by a test with its standard output and
-/// standard error on pipes.
+/// standard error on pipes; killed, if it still runs, when released.
 final class DaemonProcess {
   let pid: pid_t
+  /// The folder the process works in, kept until the process has been reaped: a process
+  /// that still runs cannot write into the folder while it is being removed.
+  private let folder: TemporaryFolder?
   private let stdoutFD: CInt
   private let stderrFD: CInt
   private var stdoutBuffer: [UInt8] = []
@@ -35,11 +39,13 @@ final class DaemonProcess {
   /// Starts `executable` (by default `scoreboardd`) with `arguments`; standard input is
   /// /dev/null, or with `terminal` the slave of that pseudo-terminal, which is then also
   /// standard output and the controlling terminal of a session of its own, as the shell
-  /// of a terminal window starts a program.
+  /// of a terminal window starts a program. `folder`, where the process keeps its files,
+  /// is released only after the process.
   init(
     executable: String = DaemonProcess.binary, arguments: [String],
-    environment: [String: String] = [:], terminal: String? = nil
+    environment: [String: String] = [:], terminal: String? = nil, folder: TemporaryFolder? = nil
   ) throws {
+    self.folder = folder
     let standardOutput = try FileDescriptor.pipe()
     let standardError = try FileDescriptor.pipe()
     let outPipe = [standardOutput.readEnd.rawValue, standardOutput.writeEnd.rawValue]
@@ -205,19 +211,4 @@ final class DaemonProcess {
 struct SpawnError: Error, CustomStringConvertible {
   var message: String
   var description: String { message }
-}
-
-/// Writes `text` to a file in a fresh temporary folder and returns its path.
-func temporaryFile(named name: String, contents: String) throws -> String {
-  var template = Array("/tmp/scoreboardd-test-XXXXXX".utf8CString)
-  guard let folder = mkdtemp(&template) else {
-    throw SpawnError(message: "mkdtemp failed: errno \(errno)")
-  }
-  let path = String(cString: folder) + "/" + name
-  guard let file = fopen(path, "w") else {
-    throw SpawnError(message: "cannot create \(path)")
-  }
-  fputs(contents, file)
-  fclose(file)
-  return path
 }

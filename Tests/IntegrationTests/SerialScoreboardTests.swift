@@ -2,6 +2,7 @@
 import LinuxIO
 import ProtocolDecoders
 import ScoreboardCore
+import TestSupport
 import Testing
 
 /// The real daemon driving an S7S module on a pseudo-terminal: keys typed on a second
@@ -11,22 +12,21 @@ import Testing
   /// link the daemon opens, which the test can unplug and plug in again.
   final class SerialModule {
     let link: String
-    private let folder: String
+    private let folder: TemporaryFolder
     private var terminal: PseudoTerminal?
     private(set) var emulator = SerialSevenSegmentEmulator()
     private(set) var byteCount = 0
     private(set) var clears = 0
 
-    init() throws {
-      var template = Array("/tmp/scoreboardd-it-XXXXXX".utf8CString)
-      folder = String(cString: try #require(mkdtemp(&template)))
-      link = folder + "/serial0"
+    /// A module whose link is `serial0` in `folder`.
+    init(in folder: TemporaryFolder) throws {
+      self.folder = folder
+      link = folder.path(of: "serial0")
       try plugIn()
     }
 
     deinit {
       unplug()
-      rmdir(folder)
     }
 
     /// A new pseudo-terminal under the link: a module with its power just back.
@@ -118,12 +118,13 @@ import Testing
 
   static func start(onStop: String = "keep") throws -> (DaemonProcess, SerialModule, PseudoTerminal)
   {
-    let module = try SerialModule()
+    let folder = try TemporaryFolder()
+    let module = try SerialModule(in: folder)
     let keypad = try PseudoTerminal.open()
-    let path = try temporaryFile(
-      named: "serial.conf",
-      contents: configuration(port: module.link, keypad: keypad.slavePath, onStop: onStop))
-    return (try DaemonProcess(arguments: ["--config", path]), module, keypad)
+    let path = try folder.write(
+      "serial.conf",
+      configuration(port: module.link, keypad: keypad.slavePath, onStop: onStop))
+    return (try DaemonProcess(arguments: ["--config", path], folder: folder), module, keypad)
   }
 
   @Test func keysInDecodedDigitsOut() throws {

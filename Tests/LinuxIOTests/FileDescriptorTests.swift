@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 import Testing
 
 @Suite struct FileDescriptorTests {
@@ -74,9 +75,8 @@ import Testing
   }
 
   @Test func openWithOptions() throws {
-    let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    let path = "\(directory)/scoreboard-linuxio-\(getpid())-open"
-    defer { unlink(path) }
+    let folder = try TemporaryFolder()
+    let path = folder.path(of: "open")
     let file = try FileDescriptor.open(
       path, .readWrite, options: [.create, .exclusiveCreate, .closeOnExec], permissions: 0o600)
     try file.writeAll("state")

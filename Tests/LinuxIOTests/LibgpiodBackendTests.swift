@@ -1,24 +1,12 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 import Testing
 
 /// The libgpiod backend where no GPIO chip is needed: versions, lookups and requests that
-/// fail before they reach a chip. They pass against libgpiod v1 and v2 builds.
+/// fail before they reach a chip. They pass against libgpiod v1 and v2 builds. An empty
+/// temporary folder plays a device folder without GPIO chips.
 @Suite struct LibgpiodBackendTests {
-  /// A device folder with no GPIO chip in it, removed at the end of the test.
-  final class EmptyDeviceFolder {
-    let path: String
-
-    init() throws {
-      var template = Array("/tmp/scoreboardd-gpio-XXXXXX".utf8CString)
-      path = String(cString: try #require(mkdtemp(&template)))
-    }
-
-    deinit {
-      rmdir(path)
-    }
-  }
-
   /// A chip path that exists on no machine.
   static let missingChip = "/dev/gpiochip-scoreboardd-missing"
 
@@ -41,7 +29,7 @@ import Testing
   #endif
 
   @Test func findingALineWithNoChipsSaysNoLineHasTheName() throws {
-    let folder = try EmptyDeviceFolder()
+    let folder = try TemporaryFolder()
     let backend = LibgpiodBackend(deviceDirectory: folder.path)
     let error = try #require(throws: GPIOError.self) { try backend.find("GPIO99") }
     #expect(error.errno == .noSuchFileOrDirectory)
@@ -60,7 +48,7 @@ import Testing
   }
 
   @Test func requestingANamedLineNoChipHasFailsToFindIt() throws {
-    let folder = try EmptyDeviceFolder()
+    let folder = try TemporaryFolder()
     let backend = LibgpiodBackend(deviceDirectory: folder.path)
     let error = try #require(throws: GPIOError.self) {
       try backend.request([(.name("GPIO17"), .output())], consumer: "scoreboardd-test")
@@ -85,7 +73,7 @@ import Testing
   }
 
   @Test func aChipWithoutAFolderIsTakenFromTheDeviceFolder() throws {
-    let folder = try EmptyDeviceFolder()
+    let folder = try TemporaryFolder()
     let backend = LibgpiodBackend(deviceDirectory: folder.path)
     let error = try #require(throws: GPIOError.self) {
       try backend.request(

@@ -1,25 +1,9 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 import Testing
 
 @Suite struct UnixSocketTests {
-  /// A fresh temporary folder, removed with what is left in it.
-  final class Folder {
-    let path: String
-
-    init() throws {
-      var template = Array("/tmp/scoreboardd-socket-XXXXXX".utf8CString)
-      path = String(cString: try #require(mkdtemp(&template)))
-    }
-
-    deinit {
-      for name in ["control", "file"] {
-        unlink(path + "/" + name)
-      }
-      rmdir(path)
-    }
-  }
-
   static func mode(of path: String) -> mode_t? {
     var status = stat()
     return lstat(path, &status) == 0 ? status.st_mode : nil
@@ -40,7 +24,7 @@ import Testing
   }
 
   @Test func listensWithTheGivenModeAndRemovesItsFileOnClose() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/control"
     let listener = try UnixListener(path: path)
     #expect(Self.mode(of: path) == S_IFSOCK | 0o660)
@@ -54,7 +38,7 @@ import Testing
   }
 
   @Test func acceptsConnectionsThatCarryBytesBothWays() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let listener = try UnixListener(path: folder.path + "/control")
     #expect(try listener.accept() == nil, "nothing waits yet")
 
@@ -80,7 +64,7 @@ import Testing
   }
 
   @Test func aLiveListenerIsNotReplaced() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/control"
     let first = try UnixListener(path: path)
     #expect(throws: SocketPathTaken(path: path, reason: .live)) {
@@ -92,7 +76,7 @@ import Testing
   }
 
   @Test func aFileThatIsNotASocketIsLeftAlone() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/file"
     let descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .closeOnExec])
     try descriptor.close()
@@ -103,7 +87,7 @@ import Testing
   }
 
   @Test func aLinkInTheWayIsLeftAlone() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/control"
     let target = folder.path + "/target"
     try FileDescriptor.open(target, .writeOnly, options: [.create, .closeOnExec]).close()
@@ -116,7 +100,7 @@ import Testing
 
   @Test(.enabled(if: geteuid() == 0, "only root can give a socket file to another user"))
   func aStaleSocketOfAnotherUserIsLeftAlone() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/control"
     do {
       let stale = try UnixListener(path: path)
@@ -133,7 +117,7 @@ import Testing
   }
 
   @Test func aReplacedSocketFileIsNotRemoved() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/control"
     let old = try UnixListener(path: path)
     unlink(path)
@@ -145,7 +129,7 @@ import Testing
   }
 
   @Test func connectingNamesWhatIsWrong() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let missing = folder.path + "/control"
     #expect(throws: IOError(operation: "connect", path: missing, errno: .noSuchFileOrDirectory)) {
       try UnixConnection.connect(to: missing, timeout: .seconds(1))
@@ -161,7 +145,7 @@ import Testing
   }
 
   @Test func connectingGivesUpWhenTheListenerTakesNoMore() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let listener = try UnixListener(path: folder.path + "/control", backlog: 1)
     var waiting: [UnixConnection] = []
     var error: IOError?
