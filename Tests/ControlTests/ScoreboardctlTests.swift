@@ -139,21 +139,29 @@ import Testing
     let listener = try UnixListener(path: fixture.folder.path(of: "other"))
     let process = try ControlProcess(["--socket", listener.path, "status"])
     // Takes the connection and the request, then leaves without an answer.
+    let loop = PollLoop()
     var accepted: UnixConnection?
     var request: [UInt8] = []
-    process.run(serving: nil) {
-      accepted = accepted ?? (try? listener.accept()) ?? nil
-      var buffer = [UInt8](repeating: 0, count: 64)
-      if let accepted,
-        let count = try? buffer.withUnsafeMutableBytes({ try accepted.read(into: $0) })
-      {
+    loop.watch(listener.fileDescriptor, for: .readable) { _ in
+      guard accepted == nil, let connection = try? listener.accept() else { return }
+      accepted = connection
+      loop.watch(connection.fileDescriptor, for: .readable) { _ in
+        var buffer = [UInt8](repeating: 0, count: 64)
+        guard let count = try? buffer.withUnsafeMutableBytes({ try connection.read(into: $0) })
+        else { return }
         request += buffer[..<count]
+        if count == 0 {
+          loop.removeWatch(connection.fileDescriptor)
+        }
       }
-      return request.last == UInt8(ascii: "\n")
     }
+    process.run(serving: loop) { request.last == UInt8(ascii: "\n") }
     #expect(request == Array("status\n".utf8))
-    accepted?.close()
-    #expect(process.finish(serving: nil) == 74)
+    if let accepted {
+      loop.removeWatch(accepted.fileDescriptor)
+      accepted.close()
+    }
+    #expect(process.finish(serving: loop) == 74)
     #expect(process.standardError == "scoreboardctl: connection to \(listener.path) lost\n")
   }
 

@@ -13,6 +13,8 @@ final class DaemonProcess {
   private let stderrFD: CInt
   private var stdoutBuffer: [UInt8] = []
   private(set) var stderrText = ""
+  /// Standard error reached its end: the process has exited (or closed it).
+  private var stderrEnded = false
   private var exitStatus: CInt?
 
   /// The folder of the built products: the test bundle lives beside the binaries, or
@@ -121,35 +123,44 @@ final class DaemonProcess {
     }
   }
 
-  /// Waits for the process to exit and returns its exit code (128 + signal if killed).
+  /// Waits for the process to exit and returns its exit code (128 + signal if killed);
+  /// nil if it still runs after `timeout` seconds.
   func waitForExit(timeout: Double = 10) -> CInt? {
     if let exitStatus { return exitStatus }
     let deadline = Self.now() + timeout
-    while Self.now() < deadline {
-      var status: CInt = 0
-      let result = waitpid(pid, &status, WNOHANG)
-      if result == pid {
-        drainStderr()
-        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        exitStatus = code
-        return code
-      }
-      usleep(10_000)
+    // Standard error ends when the process exits: wait on the pipe, then reap.
+    while !stderrEnded {
+      let remaining = deadline - Self.now()
+      guard remaining > 0 else { return nil }
+      waitForStderrBytes(timeout: remaining)
     }
-    return nil
+    var status: CInt = 0
+    guard
+      waitUntil(timeout: max(deadline - Self.now(), 0), { waitpid(pid, &status, WNOHANG) == pid })
+    else { return nil }
+    let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    exitStatus = code
+    return code
   }
 
-  /// Waits until what the process wrote to standard error satisfies `predicate`.
+  /// Waits until what the process wrote to standard error satisfies `predicate`; false
+  /// after `timeout` seconds, or when standard error ended without it.
   func waitForStderr(timeout: Double = 10, where predicate: (String) -> Bool) -> Bool {
     let deadline = Self.now() + timeout
     while !predicate(stderrText) {
-      guard Self.now() < deadline else { return false }
-      var entry = pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)
-      if poll(&entry, 1, 50) > 0 {
-        drainStderr(once: true)
-      }
+      let remaining = deadline - Self.now()
+      guard remaining > 0, !stderrEnded else { return false }
+      waitForStderrBytes(timeout: remaining)
     }
     return true
+  }
+
+  /// Waits up to `timeout` seconds for standard error to be readable, and reads once.
+  private func waitForStderrBytes(timeout: Double) {
+    var entry = pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)
+    if poll(&entry, 1, CInt(min(timeout, 1) * 1000) + 1) > 0 {
+      drainStderr(once: true)
+    }
   }
 
   /// The process's peak resident memory (VmHWM), in kilobytes.
@@ -172,9 +183,10 @@ final class DaemonProcess {
   }
 
   private func readAvailable(timeout: Double) -> Bool {
+    // poll ignores a negative descriptor: standard error, once it ended.
     var fds = [
       pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: stderrEnded ? -1 : stderrFD, events: Int16(POLLIN), revents: 0),
     ]
     let ready = poll(&fds, 2, CInt(min(timeout, 1) * 1000) + 1)
     guard ready >= 0 else { return false }
@@ -194,9 +206,12 @@ final class DaemonProcess {
     var chunk = [UInt8](repeating: 0, count: 4096)
     repeat {
       var fd = pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)
-      guard poll(&fd, 1, 0) > 0 else { return }
+      guard !stderrEnded, poll(&fd, 1, 0) > 0 else { return }
       let count = read(stderrFD, &chunk, chunk.count)
-      guard count > 0 else { return }
+      guard count > 0 else {
+        stderrEnded = count == 0 || errno != EINTR
+        return
+      }
       stderrText += String(decoding: chunk[0..<count], as: UTF8.self)
     } while !once
   }

@@ -50,7 +50,8 @@ import Testing
         lastAcknowledged = lastSent
         acknowledgedWrites += 1
       }
-      // One more change in flight, and the kill at a random moment around it.
+      // One more change in flight, and the kill at a random moment around it: the pause
+      // is the scenario (where the kill lands), not a wait for anything.
       lastSent += 1
       _ = client.send("set home \(lastSent)")
       usleep(UInt32.random(in: 0...3_000, using: &generator))

@@ -119,7 +119,8 @@ import Testing
     let folder = try TemporaryFolder()
     chmod(folder.path, 0o755)
     let theirs = try folder.makeFolder("run", mode: 0o777)
-    // nobody listens at the path first, with a socket of its own.
+    // nobody listens at the path first, with a socket of its own; the listener sleeps
+    // only to stay alive (at most 30 s) until the test ends and kills it.
     let listener = try DaemonProcess(
       executable: "/usr/bin/setpriv",
       arguments: [

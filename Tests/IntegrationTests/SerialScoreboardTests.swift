@@ -153,7 +153,9 @@ import Testing
     module.unplug()
     #expect(daemon.waitForStderr { $0.contains("offline") }, "\(daemon.stderrText)")
     try keypad.master.writeAll("ha")  // committed while the module is away
-    usleep(300_000)
+    #expect(
+      daemon.waitForStderr { $0.contains("home: 2 -> 3") && $0.contains("away: 0 -> 1") },
+      "\(daemon.stderrText)")
 
     let pluggedAt = SerialModule.now()
     try module.plugIn()

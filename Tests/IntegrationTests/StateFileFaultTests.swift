@@ -209,6 +209,8 @@ import Testing
       let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
       let client = try ControlClient(path: folder.path(of: "control"))
       client.send("set home \(round)")
+      // A pause of a random length before the kill, which lands anywhere in the save: the
+      // scenario, not a wait for anything.
       usleep(UInt32.random(in: 0...2_000, using: &random))
       daemon.send(signal: SIGKILL)
       _ = daemon.waitForExit()
