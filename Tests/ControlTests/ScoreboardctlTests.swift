@@ -124,7 +124,10 @@ import Testing
         + "is scoreboardd running?\n")
   }
 
-  @Test(.enabled(if: access("/run/scoreboardd/control", F_OK) != 0))
+  @Test(
+    .enabled(
+      if: access("/run/scoreboardd/control", F_OK) != 0,
+      "a scoreboardd runs on this machine: its socket is at the default path"))
   func theDefaultSocketIsTheDaemons() throws {
     let result = try Self.scoreboardctl(["status"], against: nil)
     #expect(result.status == 69)

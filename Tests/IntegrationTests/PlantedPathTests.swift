@@ -114,7 +114,9 @@ import Testing
       daemon.stderrText.contains("control socket \(shared)/control: \(shared) may be written"))
   }
 
-  @Test(.enabled(if: canActAsNobody, "needs root and setpriv"))
+  @Test(
+    .enabled(if: canActAsNobody, "needs root and setpriv"),
+    .enabled(if: access("/usr/bin/python3", X_OK) == 0, "needs python3 to listen as nobody"))
   func aSocketOfAnotherUserAtTheControlPathIsRefused() throws {
     let folder = try TemporaryFolder()
     chmod(folder.path, 0o755)
