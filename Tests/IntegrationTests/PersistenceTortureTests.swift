@@ -27,7 +27,7 @@ import Testing
     let folder = try TemporaryFolder()
     let path = try folder.write("torture.conf", Self.configuration(folder: folder))
 
-    var generator = SystemRandomNumberGenerator()
+    var generator = SeededRandom.forTest("persistence torture")
     var lastSent = 0
     var lastAcknowledged = 0
     var acknowledgedWrites = 0
