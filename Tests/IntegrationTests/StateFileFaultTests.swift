@@ -106,12 +106,13 @@ import Testing
     #expect(answer.contains("EROFS"), "\(answer)")
 
     try board.disk.setReadOnly(false)
-    // No new change: the daemon tries again by itself within a few seconds.
+    // No new change and no request: the daemon wakes up by itself to try again.
     #expect(
-      waitUntil(timeout: 15) {
-        board.client.request("status")?.hasSuffix("state-file=saved") == true
+      board.daemon.waitForStderr(timeout: 15) {
+        $0.contains("the scores are saved in") && $0.contains(" again")
       },
       "\(board.daemon.stderrText)")
+    #expect(board.client.request("status")?.hasSuffix("state-file=saved") == true)
     try board.killAndRestart()
     #expect(board.client.request("get home") == "ok 7")
   }
