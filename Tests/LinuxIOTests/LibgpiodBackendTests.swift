@@ -37,7 +37,7 @@ import Testing
   @Test func findingALineWithNoChipsSaysNoLineHasTheName() throws {
     let folder = try TemporaryFolder()
     let backend = LibgpiodBackend(deviceDirectory: folder.path)
-    let error = try #require(throws: GPIOError.self) { try backend.find("GPIO99") }
+    let error = try thrownError(GPIOError.self) { try backend.find("GPIO99") }
     #expect(error.errno == .noSuchFileOrDirectory)
     #expect(
       error.description
@@ -45,7 +45,7 @@ import Testing
   }
 
   @Test func findingALineNoChipHasFails() throws {
-    let error = try #require(throws: GPIOError.self) {
+    let error = try thrownError(GPIOError.self) {
       try LibgpiodBackend().find("SCOREBOARDD_NO_SUCH_LINE")
     }
     #expect(error.operation == "find")
@@ -56,7 +56,7 @@ import Testing
   @Test func requestingANamedLineNoChipHasFailsToFindIt() throws {
     let folder = try TemporaryFolder()
     let backend = LibgpiodBackend(deviceDirectory: folder.path)
-    let error = try #require(throws: GPIOError.self) {
+    let error = try thrownError(GPIOError.self) {
       try backend.request([(.name("GPIO17"), .output())], consumer: "scoreboardd-test")
     }
     #expect(
@@ -67,7 +67,7 @@ import Testing
   }
 
   @Test func requestingALineOfAMissingChipNamesTheChip() throws {
-    let error = try #require(throws: GPIOError.self) {
+    let error = try thrownError(GPIOError.self) {
       try LibgpiodBackend().request(
         [(.offset(chip: Self.missingChip, offset: 3), .output())], consumer: "scoreboardd-test")
     }
@@ -81,7 +81,7 @@ import Testing
   @Test func aChipWithoutAFolderIsTakenFromTheDeviceFolder() throws {
     let folder = try TemporaryFolder()
     let backend = LibgpiodBackend(deviceDirectory: folder.path)
-    let error = try #require(throws: GPIOError.self) {
+    let error = try thrownError(GPIOError.self) {
       try backend.request(
         [(.offset(chip: "gpiochip7", offset: 1), .output())], consumer: "scoreboardd-test")
     }
@@ -94,7 +94,7 @@ import Testing
 
   @Test(arguments: [-1, 1 << 40])
   func requestingAnOffsetNoChipCanHaveFailsCleanly(offset: Int) throws {
-    let error = try #require(throws: GPIOError.self) {
+    let error = try thrownError(GPIOError.self) {
       try LibgpiodBackend().request(
         [(.offset(chip: Self.missingChip, offset: offset), .input())], consumer: "scoreboardd-test")
     }
@@ -104,7 +104,7 @@ import Testing
   }
 
   @Test func requestingALargeOffsetOfAMissingChipFailsOnTheChip() throws {
-    let error = try #require(throws: GPIOError.self) {
+    let error = try thrownError(GPIOError.self) {
       try LibgpiodBackend().request(
         [(.offset(chip: Self.missingChip, offset: 100_000), .input())],
         consumer: "scoreboardd-test")
@@ -114,7 +114,7 @@ import Testing
   }
 
   @Test func aLineListedTwiceIsBusy() throws {
-    let error = try #require(throws: GPIOError.self) {
+    let error = try thrownError(GPIOError.self) {
       try LibgpiodBackend().request(
         [
           (.offset(chip: Self.missingChip, offset: 4), .output()),
@@ -128,16 +128,13 @@ import Testing
   /// The error of a request, on a chip that does not exist, for an output and an input
   /// with a debounce period of 5 ms.
   static func requestWithKernelDebounce() throws -> GPIOError {
-    do {
-      _ = try LibgpiodBackend().request(
+    try thrownError(GPIOError.self) {
+      try LibgpiodBackend().request(
         [
           (.offset(chip: Self.missingChip, offset: 1), .output()),
           (.offset(chip: Self.missingChip, offset: 2), .input(debounce: 5_000_000)),
         ], consumer: "scoreboardd-test")
-    } catch let error as GPIOError {
-      return error
     }
-    throw TestSupportError("a request on the missing chip \(missingChip) succeeded")
   }
 
   @Test(.enabled(if: GPIOLibrary.apiGeneration == 1, "this build has libgpiod's v2 API"))

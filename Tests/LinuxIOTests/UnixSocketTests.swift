@@ -11,7 +11,8 @@ import Testing
 
   static func write(_ text: String, to connection: UnixConnection) throws {
     let bytes = Array(text.utf8)
-    #expect(try bytes.withUnsafeBytes { try connection.write($0) } == bytes.count)
+    let written = try bytes.withUnsafeBytes { try connection.write($0) }
+    #expect(written == bytes.count)
   }
 
   /// Reads what is available, waiting up to 5 s for something: nil at the end.
@@ -40,22 +41,28 @@ import Testing
   @Test func acceptsConnectionsThatCarryBytesBothWays() throws {
     let folder = try TemporaryFolder()
     let listener = try UnixListener(path: folder.path + "/control")
-    #expect(try listener.accept() == nil, "nothing waits yet")
+    let early = try listener.accept()
+    #expect(early == nil, "nothing waits yet")
 
     let client = try UnixConnection.connect(to: listener.path, timeout: .seconds(1))
-    let server = try #require(try listener.accept())
-    #expect(try listener.accept() == nil)
+    let accepted = try listener.accept()
+    let server = try #require(accepted)
+    let another = try listener.accept()
+    #expect(another == nil)
     try Self.write("status\n", to: client)
-    #expect(try Self.read(from: server) == "status\n")
+    let request = try Self.read(from: server)
+    #expect(request == "status\n")
     try Self.write("ok\n", to: server)
-    #expect(try Self.read(from: client) == "ok\n")
+    let answer = try Self.read(from: client)
+    #expect(answer == "ok\n")
 
     #expect(throws: IOError(operation: "read", errno: .wouldBlock)) {
       var buffer = [UInt8](repeating: 0, count: 8)
       _ = try buffer.withUnsafeMutableBytes { try client.read(into: $0) }
     }
     client.close()
-    #expect(try Self.read(from: server) == nil, "the end of the input")
+    let end = try Self.read(from: server)
+    #expect(end == nil, "the end of the input")
     #expect {
       try Self.write("late\n", to: server)
     } throws: { error in
@@ -71,7 +78,8 @@ import Testing
       try UnixListener(path: path)
     }
     let client = try UnixConnection.connect(to: path, timeout: .seconds(1))
-    #expect(try first.accept() != nil, "the first listener still answers")
+    let accepted = try first.accept()
+    #expect(accepted != nil, "the first listener still answers")
     client.close()
   }
 
