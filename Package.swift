@@ -53,8 +53,9 @@ let package = Package(
     // check the drivers' output in tests, benchmarks and hardware-in-the-loop runs.
     .target(name: "ProtocolDecoders"),
     // Benchmarks print their figures (`make bench`); they are not tests.
+    // It plays frames on the in-memory lines of TestSupport; it is not installed.
     .executableTarget(
-      name: "GPIOFrameBenchmark", dependencies: ["ScoreboardDrivers", "LinuxIO"],
+      name: "GPIOFrameBenchmark", dependencies: ["ScoreboardDrivers", "LinuxIO", "TestSupport"],
       path: "Benchmarks/GPIOFrameTime"),
     // scoreboardd against a Python peer and a C floor: latency, staleness, idle cost,
     // memory, start-up and CPU per key (`make bench` runs it through Benchmarks/run.sh).
@@ -63,8 +64,11 @@ let package = Package(
       path: "Benchmarks/ScoreboardBenchmark"),
 
     // What tests share: temporary folders that always go away, seeded random numbers,
-    // small file systems that fail on demand. Used by tests only; never shipped.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // small file systems that fail on demand, in-memory GPIO lines. Used by tests (and the
+    // GPIO frame benchmark) only; never shipped.
+    .target(
+      name: "TestSupport", dependencies: ["LinuxIO", "ScoreboardSettings"],
+      path: "Tests/TestSupport"),
     .testTarget(name: "ScoreboardCoreTests", dependencies: ["ScoreboardCore"]),
     .testTarget(
       name: "ScoreboardConfigTests", dependencies: ["ScoreboardConfig", "ScoreboardSettings"]),
@@ -72,14 +76,16 @@ let package = Package(
       name: "LinuxIOTests", dependencies: ["LinuxIO", "ScoreboardSettings", "TestSupport"]),
     .testTarget(
       name: "ScoreboardDriversTests",
-      dependencies: ["ScoreboardDrivers", "ScoreboardSettings", "ProtocolDecoders"]),
+      dependencies: ["ScoreboardDrivers", "ScoreboardSettings", "ProtocolDecoders", "TestSupport"]),
     .testTarget(
       name: "IntegrationTests",
       dependencies: ["scoreboardd", "scoreboardctl", "LinuxIO", "ProtocolDecoders", "TestSupport"]),
     // The control server in a real poll loop, and scoreboardctl spawned against it.
     .testTarget(
       name: "ControlTests",
-      dependencies: ["ScoreboardDaemon", "ScoreboardCore", "LinuxIO", "scoreboardctl"]),
+      dependencies: [
+        "ScoreboardDaemon", "ScoreboardCore", "LinuxIO", "scoreboardctl", "TestSupport",
+      ]),
     // The daemon's logic, state file and status, in the process, with explicit times and
     // failures injected at the system-call seam.
     .testTarget(

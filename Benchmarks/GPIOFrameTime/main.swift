@@ -9,6 +9,7 @@
 import LinuxIO
 import ScoreboardCore
 import ScoreboardDrivers
+import TestSupport
 
 struct Case {
   var name: String

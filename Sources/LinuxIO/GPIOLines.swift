@@ -3,8 +3,8 @@ import ScoreboardSettings
 /// A set of GPIO lines requested together and held until released; line `i` is the
 /// `i`-th line of the request. Values are logical (active-low lines inverted).
 ///
-/// The real implementation goes through libgpiod (v1 or v2); `FakeGPIOLines` records
-/// every change for tests.
+/// The real implementation goes through libgpiod (v1 or v2); tests use an in-memory
+/// fake that records every change (`FakeGPIOLines`, in the test-only TestSupport).
 public protocol GPIOLines: AnyObject {
   /// How many lines the request holds.
   var count: Int { get }

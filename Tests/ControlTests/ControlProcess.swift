@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 import Testing
 
 /// The real `scoreboardctl` binary, started by a test with its standard output and
@@ -10,6 +11,8 @@ final class ControlProcess {
   private let standardErrorPipe: FileDescriptor
   private var outputBytes: [UInt8] = []
   private var errorBytes: [UInt8] = []
+  /// The pipes that reached their end, which comes when the process exits.
+  private var endedPipes: Set<CInt> = []
   private(set) var exitStatus: CInt?
 
   var standardOutput: String { String(decoding: outputBytes, as: UTF8.self) }
@@ -78,31 +81,46 @@ final class ControlProcess {
   }
 
   /// Runs `loop` (if any) and collects the output until `condition` holds or the process
-  /// has exited; false after 10 s.
+  /// has exited; false after 10 s. The process's output, and its end when the process
+  /// exits, wake the loop: `condition` is looked at again after each event of the loop.
   @discardableResult
   func run(serving loop: PollLoop?, until condition: () -> Bool = { false }) -> Bool {
-    let deadline = MonotonicClock.now() + 10_000_000_000
-    while MonotonicClock.now() < deadline {
-      if let loop {
-        _ = try? loop.runOnce(timeout: .milliseconds(5))
-      } else {
-        usleep(5000)
+    let loop = loop ?? PollLoop()
+    let pipes = [standardOutputPipe, standardErrorPipe]
+    for pipe in pipes {
+      loop.watch(pipe, for: .readable) { [unowned self] _ in collectOutput() }
+    }
+    defer {
+      for pipe in pipes {
+        loop.removeWatch(pipe)
       }
+    }
+    let deadline = MonotonicClock.now() + 10_000_000_000
+    while true {
       collectOutput()
       if condition() {
         return true
       }
-      if exitStatus == nil {
-        var status: CInt = 0
-        if waitpid(pid, &status, WNOHANG) == pid {
-          exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        }
-      } else {
-        collectOutput()
-        return condition()
+      if exitStatus != nil {
+        return false
       }
+      let remaining = deadline - MonotonicClock.now()
+      guard remaining > 0 else { return false }
+      if endedPipes.count == pipes.count {
+        // Both pipes ended: the process is exiting; it only remains to reap it.
+        var status: CInt = 0
+        let seconds = Double(remaining) / 1e9
+        guard waitUntil(timeout: seconds, { waitpid(pid, &status, WNOHANG) == pid }) else {
+          return false
+        }
+        exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        continue
+      }
+      for pipe in pipes where endedPipes.contains(pipe.rawValue) {
+        loop.removeWatch(pipe)
+      }
+      _ = try? loop.runOnce(timeout: .nanoseconds(remaining))
     }
-    return false
   }
 
   /// Runs `loop` until the process exits; returns its exit status (128 + the signal if
@@ -113,11 +131,14 @@ final class ControlProcess {
   }
 
   private func collectOutput() {
-    for (pipe, isOutput) in [(standardOutputPipe, true), (standardErrorPipe, false)] {
+    for (pipe, isOutput) in [(standardOutputPipe, true), (standardErrorPipe, false)]
+    where !endedPipes.contains(pipe.rawValue) {
       var buffer = [UInt8](repeating: 0, count: 4096)
-      while let count = try? buffer.withUnsafeMutableBytes({ try pipe.read(into: $0) }),
-        count > 0
-      {
+      while let count = try? buffer.withUnsafeMutableBytes({ try pipe.read(into: $0) }) {
+        guard count > 0 else {
+          endedPipes.insert(pipe.rawValue)
+          break
+        }
         if isOutput {
           outputBytes += buffer[..<count]
         } else {

@@ -229,7 +229,7 @@ import Testing
 
   @Test func aStaleSocketFileIsReplaced() throws {
     let fixture = try ServerFixture()
-    let stale = fixture.folder + "/stale"
+    let stale = fixture.folder.path(of: "stale")
     try makeStaleSocket(at: stale)
     let logger = ServerFixture.logger(to: .standardError)
     let server = try ControlServer(
@@ -258,7 +258,7 @@ import Testing
 
   @Test func aFileInTheWayIsNotRemoved() throws {
     let fixture = try ServerFixture()
-    let path = fixture.folder + "/file"
+    let path = fixture.folder.path(of: "file")
     try FileDescriptor.open(path, .writeOnly, options: [.create, .closeOnExec]).close()
     let logger = ServerFixture.logger(to: .standardError)
     #expect {
@@ -294,7 +294,7 @@ import Testing
     }
     let fixture = try ServerFixture()
     let stopper = Stopper()
-    let path = fixture.folder + "/other"
+    let path = fixture.folder.path(of: "other")
     let server = try ControlServer(
       path: path, loop: fixture.loop, handler: stopper,
       logger: ServerFixture.logger(to: .standardError))

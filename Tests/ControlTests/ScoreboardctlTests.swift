@@ -106,7 +106,7 @@ import Testing
 
   @Test func cannotConnectExits69() throws {
     let fixture = try ServerFixture()
-    let missing = fixture.folder + "/missing"
+    let missing = fixture.folder.path(of: "missing")
     let result = try Self.scoreboardctl(["--socket", missing, "status"], against: nil)
     #expect(result.status == 69)
     #expect(
@@ -114,7 +114,7 @@ import Testing
         == "scoreboardctl: cannot connect to \(missing): No such file or directory (ENOENT); "
         + "is scoreboardd running?\n")
 
-    let stale = fixture.folder + "/stale"
+    let stale = fixture.folder.path(of: "stale")
     try makeStaleSocket(at: stale)
     let refused = try Self.scoreboardctl(["--socket", stale, "status"], against: nil)
     #expect(refused.status == 69)
@@ -124,7 +124,10 @@ import Testing
         + "is scoreboardd running?\n")
   }
 
-  @Test(.enabled(if: access("/run/scoreboardd/control", F_OK) != 0))
+  @Test(
+    .enabled(
+      if: access("/run/scoreboardd/control", F_OK) != 0,
+      "a scoreboardd runs on this machine: its socket is at the default path"))
   func theDefaultSocketIsTheDaemons() throws {
     let result = try Self.scoreboardctl(["status"], against: nil)
     #expect(result.status == 69)
@@ -136,24 +139,32 @@ import Testing
 
   @Test func aConnectionClosedBeforeTheAnswerExits74() throws {
     let fixture = try ServerFixture()
-    let listener = try UnixListener(path: fixture.folder + "/other")
+    let listener = try UnixListener(path: fixture.folder.path(of: "other"))
     let process = try ControlProcess(["--socket", listener.path, "status"])
     // Takes the connection and the request, then leaves without an answer.
+    let loop = PollLoop()
     var accepted: UnixConnection?
     var request: [UInt8] = []
-    process.run(serving: nil) {
-      accepted = accepted ?? (try? listener.accept()) ?? nil
-      var buffer = [UInt8](repeating: 0, count: 64)
-      if let accepted,
-        let count = try? buffer.withUnsafeMutableBytes({ try accepted.read(into: $0) })
-      {
+    loop.watch(listener.fileDescriptor, for: .readable) { _ in
+      guard accepted == nil, let connection = try? listener.accept() else { return }
+      accepted = connection
+      loop.watch(connection.fileDescriptor, for: .readable) { _ in
+        var buffer = [UInt8](repeating: 0, count: 64)
+        guard let count = try? buffer.withUnsafeMutableBytes({ try connection.read(into: $0) })
+        else { return }
         request += buffer[..<count]
+        if count == 0 {
+          loop.removeWatch(connection.fileDescriptor)
+        }
       }
-      return request.last == UInt8(ascii: "\n")
     }
+    process.run(serving: loop) { request.last == UInt8(ascii: "\n") }
     #expect(request == Array("status\n".utf8))
-    accepted?.close()
-    #expect(process.finish(serving: nil) == 74)
+    if let accepted {
+      loop.removeWatch(accepted.fileDescriptor)
+      accepted.close()
+    }
+    #expect(process.finish(serving: loop) == 74)
     #expect(process.standardError == "scoreboardctl: connection to \(listener.path) lost\n")
   }
 

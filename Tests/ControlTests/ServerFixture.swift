@@ -1,12 +1,13 @@
 @preconcurrency import Glibc
 import LinuxIO
 import ScoreboardDaemon
+import TestSupport
 import Testing
 
 /// A control server on a socket in a fresh temporary folder, with its own poll loop and
 /// a `FakeHandler`; the test thread runs the loop.
 final class ServerFixture {
-  let folder: String
+  let folder: TemporaryFolder
   let loop = PollLoop()
   let handler: FakeHandler
   let server: ControlServer
@@ -15,12 +16,12 @@ final class ServerFixture {
   var path: String { server.path }
 
   init(maximumClients: Int = 8) throws {
-    var template = Array("/tmp/scoreboardctl-test-XXXXXX".utf8CString)
-    folder = String(cString: try #require(mkdtemp(&template)))
+    folder = try TemporaryFolder()
     logOutput = try FileDescriptor.open("/dev/null", .writeOnly)
     handler = FakeHandler()
     server = try ControlServer(
-      path: folder + "/control", maximumClients: maximumClients, loop: loop, handler: handler,
+      path: folder.path(of: "control"), maximumClients: maximumClients, loop: loop,
+      handler: handler,
       logger: Self.logger(to: logOutput))
     handler.server = server
   }
@@ -33,10 +34,6 @@ final class ServerFixture {
   deinit {
     server.close()
     try? logOutput.close()
-    for name in ["control", "stale", "file", "other"] {
-      unlink(folder + "/" + name)
-    }
-    rmdir(folder)
   }
 
   /// Runs the loop until `condition` holds; false if it still does not after 5 s.

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @Suite struct CommandLineTests {
@@ -22,19 +23,20 @@ import Testing
   }
 
   @Test func anInvalidConfigurationExits78WithEveryError() throws {
-    let path = try temporaryFile(
-      named: "bad.conf",
-      contents: """
-        [display main]
-        driver = terminal
-        digits = 4
+    let folder = try TemporaryFolder()
+    let path = try folder.write(
+      "bad.conf",
+      """
+      [display main]
+      driver = terminal
+      digits = 4
 
-        [field home]
-        position = 1
-        digits = ten
-        colour = red
-        """)
-    let daemon = try DaemonProcess(arguments: ["--check-config", path])
+      [field home]
+      position = 1
+      digits = ten
+      colour = red
+      """)
+    let daemon = try DaemonProcess(arguments: ["--check-config", path], folder: folder)
     #expect(daemon.waitForExit() == 78)
     #expect(daemon.stderrText.contains("bad.conf:7: [field home] digits:"), "\(daemon.stderrText)")
     #expect(daemon.stderrText.contains("bad.conf:8: [field home] colour:"), "\(daemon.stderrText)")

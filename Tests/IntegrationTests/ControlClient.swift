@@ -1,37 +1,51 @@
 @preconcurrency import Glibc
+import TestSupport
 
 /// A test's connection to the daemon's control socket: one request line, one answer line.
 final class ControlClient {
   private let socket: CInt
   private var buffer: [UInt8] = []
 
-  /// Connects to `path`, retrying for up to `timeout` seconds while the daemon starts.
+  /// Connects to `path`, trying again for up to `timeout` seconds until the daemon,
+  /// which may still be starting, takes the connection.
   init(path: String, timeout: Double = 10) throws {
-    let deadline = Self.now() + timeout
-    while true {
-      let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-      var address = sockaddr_un()
-      address.sun_family = sa_family_t(AF_UNIX)
-      withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() {
-          raw[index] = byte
-        }
-      }
-      let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-      }
-      if connected == 0 {
-        socket = fd
-        return
-      }
-      close(fd)
-      guard Self.now() < deadline else {
-        throw SpawnError(message: "cannot connect to \(path): errno \(errno)")
-      }
-      usleep(5_000)
+    var socket: CInt = -1
+    var error: CInt = 0
+    // No event tells when the socket starts listening; the connection is the condition.
+    let connected = waitUntil(timeout: timeout) {
+      socket = Self.connect(to: path)
+      error = errno
+      return socket >= 0
     }
+    guard connected else {
+      throw SpawnError(message: "cannot connect to \(path): errno \(error)")
+    }
+    self.socket = socket
+  }
+
+  /// A stream socket connected to `path`, or -1 with `errno` set.
+  private static func connect(to path: String) -> CInt {
+    let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { return -1 }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() {
+        raw[index] = byte
+      }
+    }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard connected == 0 else {
+      let error = errno
+      close(fd)
+      errno = error
+      return -1
+    }
+    return fd
   }
 
   deinit {

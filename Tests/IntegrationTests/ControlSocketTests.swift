@@ -1,18 +1,18 @@
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// Every control command against the real daemon, and misbehaving clients beside a
 /// well-behaved one.
 @Suite(.serialized) struct ControlSocketTests {
   static func start() throws -> (DaemonProcess, String) {
-    let path = try temporaryFile(named: "control.conf", contents: "")
-    let folder = String(path[..<path.lastIndex(of: "/")!])
-    try writeFile(
-      path,
+    let folder = try TemporaryFolder()
+    let path = try folder.write(
+      "control.conf",
       """
       [scoreboard]
-      state-file = \(folder)/state
-      control-socket = \(folder)/control
+      state-file = \(folder.path(of: "state"))
+      control-socket = \(folder.path(of: "control"))
       control-clients = 3
 
       [display main]
@@ -37,7 +37,9 @@ import Testing
       KEY_2 = digit 2
       KEY_ENTER = commit
       """)
-    return (try DaemonProcess(arguments: ["--config", path]), folder + "/control")
+    return (
+      try DaemonProcess(arguments: ["--config", path], folder: folder), folder.path(of: "control")
+    )
   }
 
   @Test func everyCommand() throws {

@@ -1,14 +1,20 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 
 /// The real `scoreboardd` binary, started by a test with its standard output and
-/// standard error on pipes.
+/// standard error on pipes; killed, if it still runs, when released.
 final class DaemonProcess {
   let pid: pid_t
+  /// The folder the process works in, kept until the process has been reaped: a process
+  /// that still runs cannot write into the folder while it is being removed.
+  private let folder: TemporaryFolder?
   private let stdoutFD: CInt
   private let stderrFD: CInt
   private var stdoutBuffer: [UInt8] = []
   private(set) var stderrText = ""
+  /// Standard error reached its end: the process has exited (or closed it).
+  private var stderrEnded = false
   private var exitStatus: CInt?
 
   /// The folder of the built products: the test bundle lives beside the binaries, or
@@ -35,11 +41,13 @@ final class DaemonProcess {
   /// Starts `executable` (by default `scoreboardd`) with `arguments`; standard input is
   /// /dev/null, or with `terminal` the slave of that pseudo-terminal, which is then also
   /// standard output and the controlling terminal of a session of its own, as the shell
-  /// of a terminal window starts a program.
+  /// of a terminal window starts a program. `folder`, where the process keeps its files,
+  /// is released only after the process.
   init(
     executable: String = DaemonProcess.binary, arguments: [String],
-    environment: [String: String] = [:], terminal: String? = nil
+    environment: [String: String] = [:], terminal: String? = nil, folder: TemporaryFolder? = nil
   ) throws {
+    self.folder = folder
     let standardOutput = try FileDescriptor.pipe()
     let standardError = try FileDescriptor.pipe()
     let outPipe = [standardOutput.readEnd.rawValue, standardOutput.writeEnd.rawValue]
@@ -115,35 +123,44 @@ final class DaemonProcess {
     }
   }
 
-  /// Waits for the process to exit and returns its exit code (128 + signal if killed).
+  /// Waits for the process to exit and returns its exit code (128 + signal if killed);
+  /// nil if it still runs after `timeout` seconds.
   func waitForExit(timeout: Double = 10) -> CInt? {
     if let exitStatus { return exitStatus }
     let deadline = Self.now() + timeout
-    while Self.now() < deadline {
-      var status: CInt = 0
-      let result = waitpid(pid, &status, WNOHANG)
-      if result == pid {
-        drainStderr()
-        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        exitStatus = code
-        return code
-      }
-      usleep(10_000)
+    // Standard error ends when the process exits: wait on the pipe, then reap.
+    while !stderrEnded {
+      let remaining = deadline - Self.now()
+      guard remaining > 0 else { return nil }
+      waitForStderrBytes(timeout: remaining)
     }
-    return nil
+    var status: CInt = 0
+    guard
+      waitUntil(timeout: max(deadline - Self.now(), 0), { waitpid(pid, &status, WNOHANG) == pid })
+    else { return nil }
+    let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    exitStatus = code
+    return code
   }
 
-  /// Waits until what the process wrote to standard error satisfies `predicate`.
+  /// Waits until what the process wrote to standard error satisfies `predicate`; false
+  /// after `timeout` seconds, or when standard error ended without it.
   func waitForStderr(timeout: Double = 10, where predicate: (String) -> Bool) -> Bool {
     let deadline = Self.now() + timeout
     while !predicate(stderrText) {
-      guard Self.now() < deadline else { return false }
-      var entry = pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)
-      if poll(&entry, 1, 50) > 0 {
-        drainStderr(once: true)
-      }
+      let remaining = deadline - Self.now()
+      guard remaining > 0, !stderrEnded else { return false }
+      waitForStderrBytes(timeout: remaining)
     }
     return true
+  }
+
+  /// Waits up to `timeout` seconds for standard error to be readable, and reads once.
+  private func waitForStderrBytes(timeout: Double) {
+    var entry = pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)
+    if poll(&entry, 1, CInt(min(timeout, 1) * 1000) + 1) > 0 {
+      drainStderr(once: true)
+    }
   }
 
   /// The process's peak resident memory (VmHWM), in kilobytes.
@@ -166,9 +183,10 @@ final class DaemonProcess {
   }
 
   private func readAvailable(timeout: Double) -> Bool {
+    // poll ignores a negative descriptor: standard error, once it ended.
     var fds = [
       pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: stderrEnded ? -1 : stderrFD, events: Int16(POLLIN), revents: 0),
     ]
     let ready = poll(&fds, 2, CInt(min(timeout, 1) * 1000) + 1)
     guard ready >= 0 else { return false }
@@ -188,9 +206,12 @@ final class DaemonProcess {
     var chunk = [UInt8](repeating: 0, count: 4096)
     repeat {
       var fd = pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)
-      guard poll(&fd, 1, 0) > 0 else { return }
+      guard !stderrEnded, poll(&fd, 1, 0) > 0 else { return }
       let count = read(stderrFD, &chunk, chunk.count)
-      guard count > 0 else { return }
+      guard count > 0 else {
+        stderrEnded = count == 0 || errno != EINTR
+        return
+      }
       stderrText += String(decoding: chunk[0..<count], as: UTF8.self)
     } while !once
   }
@@ -205,19 +226,4 @@ final class DaemonProcess {
 struct SpawnError: Error, CustomStringConvertible {
   var message: String
   var description: String { message }
-}
-
-/// Writes `text` to a file in a fresh temporary folder and returns its path.
-func temporaryFile(named name: String, contents: String) throws -> String {
-  var template = Array("/tmp/scoreboardd-test-XXXXXX".utf8CString)
-  guard let folder = mkdtemp(&template) else {
-    throw SpawnError(message: "mkdtemp failed: errno \(errno)")
-  }
-  let path = String(cString: folder) + "/" + name
-  guard let file = fopen(path, "w") else {
-    throw SpawnError(message: "cannot create \(path)")
-  }
-  fputs(contents, file)
-  fclose(file)
-  return path
 }

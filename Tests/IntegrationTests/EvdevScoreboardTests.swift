@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 import Testing
 
 /// The real daemon reading a USB keypad: `input_event` records written into a FIFO that
@@ -11,16 +12,14 @@ import Testing
     let path: String
     private let writer: CInt
 
-    init(folder: String) throws {
-      path = folder + "/event3"
-      guard mkfifo(path, 0o600) == 0 else { throw SpawnError(message: "mkfifo: errno \(errno)") }
+    init(in folder: TemporaryFolder) throws {
+      path = try folder.makeFIFO("event3")
       writer = open(path, O_RDWR | O_CLOEXEC)
       guard writer >= 0 else { throw SpawnError(message: "open \(path): errno \(errno)") }
     }
 
     deinit {
       close(writer)
-      unlink(path)
     }
 
     /// Writes key events for `codes` (press or release or autorepeat), each followed by a
@@ -47,7 +46,7 @@ import Testing
   static let kpEnter: UInt16 = 96
   static let numLock: UInt16 = 69
 
-  static func configuration(folder: String, device: String) -> String {
+  static func configuration(device: String) -> String {
     """
     [scoreboard]
     state-file = none
@@ -76,11 +75,10 @@ import Testing
   }
 
   @Test func keysFromTheDeviceChangeTheScore() throws {
-    let path = try temporaryFile(named: "evdev.conf", contents: "")
-    let folder = String(path[..<path.lastIndex(of: "/")!])
-    let device = try FakeKeypadDevice(folder: folder)
-    try writeFile(path, Self.configuration(folder: folder, device: device.path))
-    let daemon = try DaemonProcess(arguments: ["--config", path])
+    let folder = try TemporaryFolder()
+    let device = try FakeKeypadDevice(in: folder)
+    let path = try folder.write("evdev.conf", Self.configuration(device: device.path))
+    let daemon = try DaemonProcess(arguments: ["--config", path], folder: folder)
     #expect(daemon.waitForLine { $0 == "main:  0" } != nil, "\(daemon.stderrText)")
 
     device.tap(Self.kp1, Self.kp2)

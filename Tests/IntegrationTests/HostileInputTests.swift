@@ -64,7 +64,7 @@ import Testing
     defer { try? writer.close() }
     let config = try folder.write(
       "scoreboardd.conf", Self.configuration(folder: folder, keypad: device))
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     let client = try ControlClient(path: folder.path(of: "control"))
     // struct.pack('llHHi', 10**10, 0, 0, 0, 0), then a +1 key stamped the same.
     try writer.writeAll(
@@ -83,7 +83,7 @@ import Testing
     defer { try? writer.close() }
     let config = try folder.write(
       "scoreboardd.conf", Self.configuration(folder: folder, keypad: device))
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     let client = try ControlClient(path: folder.path(of: "control"))
     for _ in 0..<16 {
       var chunk = [UInt8](repeating: 0, count: 65536)
@@ -104,7 +104,7 @@ import Testing
     defer { try? writer.close() }
     let config = try folder.write(
       "scoreboardd.conf", Self.configuration(folder: folder, keypad: device))
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     let client = try ControlClient(path: folder.path(of: "control"))
     // SYN_DROPPED then SYN_REPORT, a thousand times: each asks for the keys down.
     var storm: [UInt8] = []
@@ -123,7 +123,7 @@ import Testing
   @Test func aFloodOfBadRequestsDoesNotFloodTheJournal() throws {
     let folder = try TemporaryFolder()
     let config = try folder.write("scoreboardd.conf", Self.configuration(folder: folder))
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     let client = try ControlClient(path: folder.path(of: "control"))
     for index in 0..<500 {
       #expect(client.request("set visitors \(index)")?.hasPrefix("error no field") == true)
@@ -142,7 +142,7 @@ import Testing
   func aFIFOIsRefusedAtOnce(option: String) throws {
     let folder = try TemporaryFolder()
     let fifo = try folder.makeFIFO("scoreboardd.conf")
-    let daemon = try DaemonProcess(arguments: [option, fifo])
+    let daemon = try DaemonProcess(arguments: [option, fifo], folder: folder)
     #expect(daemon.waitForExit(timeout: 5) == 78)
     #expect(
       daemon.stderrText.contains(
@@ -161,7 +161,7 @@ import Testing
     let folder = try TemporaryFolder()
     let config = try folder.write(
       "scoreboardd.conf", HostileInputTests.configuration(folder: folder))
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     let client = try ControlClient(path: folder.path(of: "control"))
     #expect(client.request("set home 4") == "ok home 4")
 
@@ -184,7 +184,7 @@ import Testing
     let quiet = HostileInputTests.configuration(folder: folder)
       .replacingFirst("log-level = info", with: "log-level = warning")
     let config = try folder.write("scoreboardd.conf", quiet)
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     _ = try ControlClient(path: folder.path(of: "control")).request("get home")
 
     try folder.write(

@@ -1,14 +1,15 @@
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// The scores survive `kill -9` at any moment: a loop commits changes through the
 /// control socket and kills the daemon at random points, hundreds of times.
 @Suite(.serialized) struct PersistenceTortureTests {
-  static func configuration(folder: String) -> String {
+  static func configuration(folder: TemporaryFolder) -> String {
     """
     [scoreboard]
-    state-file = \(folder)/state
-    control-socket = \(folder)/control
+    state-file = \(folder.path(of: "state"))
+    control-socket = \(folder.path(of: "control"))
     log-level = warning
 
     [display main]
@@ -23,18 +24,17 @@ import Testing
 
   @Test func everyAcknowledgedValueSurvivesSIGKILL() throws {
     let kills = 200
-    let path = try temporaryFile(named: "torture.conf", contents: "")
-    let folder = String(path[..<path.lastIndex(of: "/")!])
-    try writeFile(path, Self.configuration(folder: folder))
+    let folder = try TemporaryFolder()
+    let path = try folder.write("torture.conf", Self.configuration(folder: folder))
 
-    var generator = SystemRandomNumberGenerator()
+    var generator = SeededRandom.forTest("persistence torture")
     var lastSent = 0
     var lastAcknowledged = 0
     var acknowledgedWrites = 0
     var losses = 0
     for _ in 1...kills {
-      let daemon = try DaemonProcess(arguments: ["--config", path])
-      let client = try ControlClient(path: folder + "/control")
+      let daemon = try DaemonProcess(arguments: ["--config", path], folder: folder)
+      let client = try ControlClient(path: folder.path(of: "control"))
       let answer = try #require(client.request("get home"), "\(daemon.stderrText)")
       let restored = Int(answer.dropFirst("ok ".count)) ?? -1
       if restored < lastAcknowledged || restored > lastSent {
@@ -50,41 +50,19 @@ import Testing
         lastAcknowledged = lastSent
         acknowledgedWrites += 1
       }
-      // One more change in flight, and the kill at a random moment around it.
+      // One more change in flight, and the kill at a random moment around it: the pause
+      // is the scenario (where the kill lands), not a wait for anything.
       lastSent += 1
       _ = client.send("set home \(lastSent)")
       usleep(UInt32.random(in: 0...3_000, using: &generator))
       daemon.send(signal: SIGKILL)
       #expect(daemon.waitForExit() == 128 + SIGKILL)
     }
-    let corrupt = try filesInFolder(folder).filter { $0.contains(".corrupt-") }
+    let corrupt = folder.names().filter { $0.contains(".corrupt-") }
     #expect(corrupt.isEmpty, "no state file was ever found damaged")
     print(
       "persistence torture: \(kills) kills, \(acknowledgedWrites) acknowledged writes, "
         + "\(losses) losses")
     #expect(losses == 0)
   }
-}
-
-/// Replaces the contents of the file at `path`.
-func writeFile(_ path: String, _ contents: String) throws {
-  guard let file = fopen(path, "w") else {
-    throw SpawnError(message: "cannot write \(path)")
-  }
-  fputs(contents, file)
-  fclose(file)
-}
-
-/// The names in a folder.
-func filesInFolder(_ path: String) throws -> [String] {
-  guard let folder = opendir(path) else { throw SpawnError(message: "cannot list \(path)") }
-  defer { closedir(folder) }
-  var names: [String] = []
-  while let entry = readdir(folder) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-    }
-    names.append(name)
-  }
-  return names
 }

@@ -58,7 +58,7 @@ import Testing
       "scoreboardd.conf",
       Self.configuration(stateFile: shared + "/scores/state", controlSocket: "none"))
 
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     #expect(daemon.waitForExit() == 78)
     #expect(
       daemon.stderrText.contains(
@@ -79,7 +79,7 @@ import Testing
       "scoreboardd.conf",
       Self.configuration(stateFile: shared + "/state", controlSocket: "none"))
 
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     #expect(daemon.waitForExit() == 78)
     #expect(
       daemon.stderrText.contains("\(shared) may be written to by other users (mode 01777)"),
@@ -95,7 +95,7 @@ import Testing
     let config = try folder.write(
       "scoreboardd.conf",
       Self.configuration(stateFile: theirs + "/state", controlSocket: "none"))
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     #expect(daemon.waitForExit() == 78)
     #expect(
       daemon.stderrText.contains("\(theirs) belongs to user 'nobody' (uid 65534)"),
@@ -108,18 +108,21 @@ import Testing
     let config = try folder.write(
       "scoreboardd.conf",
       Self.configuration(stateFile: "none", controlSocket: shared + "/control"))
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     #expect(daemon.waitForExit() == 78)
     #expect(
       daemon.stderrText.contains("control socket \(shared)/control: \(shared) may be written"))
   }
 
-  @Test(.enabled(if: canActAsNobody, "needs root and setpriv"))
+  @Test(
+    .enabled(if: canActAsNobody, "needs root and setpriv"),
+    .enabled(if: access("/usr/bin/python3", X_OK) == 0, "needs python3 to listen as nobody"))
   func aSocketOfAnotherUserAtTheControlPathIsRefused() throws {
     let folder = try TemporaryFolder()
     chmod(folder.path, 0o755)
     let theirs = try folder.makeFolder("run", mode: 0o777)
-    // nobody listens at the path first, with a socket of its own.
+    // nobody listens at the path first, with a socket of its own; the listener sleeps
+    // only to stay alive (at most 30 s) until the test ends and kills it.
     let listener = try DaemonProcess(
       executable: "/usr/bin/setpriv",
       arguments: [
@@ -127,14 +130,14 @@ import Testing
         "/usr/bin/python3", "-c",
         "import socket,time; s=socket.socket(socket.AF_UNIX); s.bind('\(theirs)/control'); "
           + "s.listen(); print('listening', flush=True); time.sleep(30)",
-      ])
+      ], folder: folder)
     #expect(listener.waitForLine { $0 == "listening" } != nil, "\(listener.stderrText)")
     chmod(theirs, 0o700)
     let config = try folder.write(
       "scoreboardd.conf",
       Self.configuration(stateFile: "none", controlSocket: theirs + "/control"))
 
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     #expect(daemon.waitForExit() == 69)
     #expect(
       daemon.stderrText.contains(
@@ -154,11 +157,11 @@ import Testing
   @Test func aSecondDaemonOnALiveSocketExits69() throws {
     let folder = try TemporaryFolder()
     let config = try folder.write("scoreboardd.conf", Self.configuration(folder: folder))
-    let first = try DaemonProcess(arguments: ["--config", config])
+    let first = try DaemonProcess(arguments: ["--config", config], folder: folder)
     let client = try ControlClient(path: folder.path(of: "control"))
     #expect(client.request("set home 3") == "ok home 3")
 
-    let second = try DaemonProcess(arguments: ["--config", config])
+    let second = try DaemonProcess(arguments: ["--config", config], folder: folder)
     #expect(second.waitForExit() == 69)
     #expect(second.stderrText.contains("another scoreboardd is running"), "\(second.stderrText)")
     #expect(client.request("get home") == "ok 3", "the first one still answers")
@@ -171,13 +174,13 @@ import Testing
   @Test func aStaleSocketIsReplaced() throws {
     let folder = try TemporaryFolder()
     let config = try folder.write("scoreboardd.conf", Self.configuration(folder: folder))
-    let first = try DaemonProcess(arguments: ["--config", config])
+    let first = try DaemonProcess(arguments: ["--config", config], folder: folder)
     _ = try ControlClient(path: folder.path(of: "control"))
     first.send(signal: SIGKILL)
     _ = first.waitForExit()
     #expect(folder.names().contains("control"), "a killed daemon leaves its socket")
 
-    let second = try DaemonProcess(arguments: ["--config", config])
+    let second = try DaemonProcess(arguments: ["--config", config], folder: folder)
     let client = try ControlClient(path: folder.path(of: "control"))
     #expect(client.request("get home") == "ok 0", "\(second.stderrText)")
     second.send(signal: SIGTERM)
@@ -188,7 +191,7 @@ import Testing
     let folder = try TemporaryFolder()
     try folder.write("control", "not a socket\n")
     let config = try folder.write("scoreboardd.conf", Self.configuration(folder: folder))
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     #expect(daemon.waitForExit() == 69)
     #expect(daemon.stderrText.contains("is a regular file, not a socket"), "\(daemon.stderrText)")
     #expect(folder.read("control") == "not a socket\n")

@@ -2,6 +2,7 @@
 import LinuxIO
 import ProtocolDecoders
 import ScoreboardCore
+import TestSupport
 import Testing
 
 /// The real daemon driving an S7S module on a pseudo-terminal: keys typed on a second
@@ -11,22 +12,21 @@ import Testing
   /// link the daemon opens, which the test can unplug and plug in again.
   final class SerialModule {
     let link: String
-    private let folder: String
+    private let folder: TemporaryFolder
     private var terminal: PseudoTerminal?
     private(set) var emulator = SerialSevenSegmentEmulator()
     private(set) var byteCount = 0
     private(set) var clears = 0
 
-    init() throws {
-      var template = Array("/tmp/scoreboardd-it-XXXXXX".utf8CString)
-      folder = String(cString: try #require(mkdtemp(&template)))
-      link = folder + "/serial0"
+    /// A module whose link is `serial0` in `folder`.
+    init(in folder: TemporaryFolder) throws {
+      self.folder = folder
+      link = folder.path(of: "serial0")
       try plugIn()
     }
 
     deinit {
       unplug()
-      rmdir(folder)
     }
 
     /// A new pseudo-terminal under the link: a module with its power just back.
@@ -79,7 +79,9 @@ import Testing
     }
   }
 
-  static func configuration(port: String, keypad: String, onStop: String = "keep") -> String {
+  static func configuration(
+    port: String, keypad: String, onStop: String = "keep", baud: Int = 9600
+  ) -> String {
     """
     [scoreboard]
     state-file = none
@@ -88,7 +90,7 @@ import Testing
     [display main]
     driver = s7s
     port = \(port)
-    baud = 9600
+    baud = \(baud)
     on-stop = \(onStop)
 
     [field home]
@@ -116,14 +118,16 @@ import Testing
     """
   }
 
-  static func start(onStop: String = "keep") throws -> (DaemonProcess, SerialModule, PseudoTerminal)
-  {
-    let module = try SerialModule()
+  static func start(onStop: String = "keep", baud: Int = 9600) throws -> (
+    DaemonProcess, SerialModule, PseudoTerminal
+  ) {
+    let folder = try TemporaryFolder()
+    let module = try SerialModule(in: folder)
     let keypad = try PseudoTerminal.open()
-    let path = try temporaryFile(
-      named: "serial.conf",
-      contents: configuration(port: module.link, keypad: keypad.slavePath, onStop: onStop))
-    return (try DaemonProcess(arguments: ["--config", path]), module, keypad)
+    let path = try folder.write(
+      "serial.conf",
+      configuration(port: module.link, keypad: keypad.slavePath, onStop: onStop, baud: baud))
+    return (try DaemonProcess(arguments: ["--config", path], folder: folder), module, keypad)
   }
 
   @Test func keysInDecodedDigitsOut() throws {
@@ -152,7 +156,9 @@ import Testing
     module.unplug()
     #expect(daemon.waitForStderr { $0.contains("offline") }, "\(daemon.stderrText)")
     try keypad.master.writeAll("ha")  // committed while the module is away
-    usleep(300_000)
+    #expect(
+      daemon.waitForStderr { $0.contains("home: 2 -> 3") && $0.contains("away: 0 -> 1") },
+      "\(daemon.stderrText)")
 
     let pluggedAt = SerialModule.now()
     try module.plugIn()
@@ -167,15 +173,31 @@ import Testing
     #expect(daemon.waitForExit() == 0)
   }
 
-  @Test func aBurstOfKeysOnASlowWireEndsWithTheFinalState() throws {
-    let (daemon, module, keypad) = try Self.start()
+  @Test func keysFasterThanASlowWireAreCoalescedToTheFinalState() throws {
+    // At 2400 baud a byte takes 4.2 ms on the wire, and a digit's update (2 bytes) 8.3 ms.
+    let baud = 2400
+    let (daemon, module, keypad) = try Self.start(baud: baud)
     #expect(module.waitUntilShowing(" 000"))
     let before = module.byteCount
-    // 1,000 keys: 99 reach home's maximum, the rest are clamped there.
-    try keypad.master.writeAll(String(repeating: "h", count: 1_000))
-    #expect(module.waitUntilShowing("9900"))
+    let start = SerialModule.now()
+    // 99 keys, each read and carried out by the daemon on its own, so that each makes a
+    // frame of its own: sent one by one, those frames would take 216 bytes.
+    for value in 1...99 {
+      try keypad.master.writeAll("h")
+      let change = "home: \(value - 1) -> \(value) (keypad keys)"
+      try #require(daemon.waitForStderr { $0.contains(change) }, "\(daemon.stderrText)")
+    }
+    #expect(module.waitUntilShowing("9900"), "the final state")
+    let elapsed = SerialModule.now() - start
     let sent = module.byteCount - before
-    #expect(sent < 200, "coalesced: \(sent) bytes for 99 changes, not one frame per key")
+    // Paced to the wire, the daemon writes no more than the wire carries meanwhile, plus
+    // the last frame (4 bytes at most): the frames it had no time for were coalesced.
+    let carried = Int(elapsed * Double(baud) / 10) + 4
+    #expect(
+      sent <= carried, "\(sent) bytes in \(Int(elapsed * 1000)) ms; the wire carries \(carried)")
+    print(
+      "99 keys on a \(baud)-baud line in \(Int(elapsed * 1000)) ms: \(sent) bytes on the wire, "
+        + "216 for one update per key")
     let memory = try #require(daemon.peakResidentKilobytes)
     #expect(memory < 64 * 1024, "peak RSS \(memory) kB")
     daemon.send(signal: SIGTERM)

@@ -1,13 +1,14 @@
 @preconcurrency import Glibc
+import TestSupport
 import Testing
 
 /// The daemon as systemd runs it: notifications, the watchdog, reload and stop.
 @Suite(.serialized) struct ServiceTests {
-  static func configuration(folder: String, extra: String = "") -> String {
+  static func configuration(folder: TemporaryFolder, extra: String = "") -> String {
     """
     [scoreboard]
-    state-file = \(folder)/state
-    control-socket = \(folder)/control
+    state-file = \(folder.path(of: "state"))
+    control-socket = \(folder.path(of: "control"))
 
     [display main]
     driver = terminal
@@ -24,18 +25,13 @@ import Testing
     """
   }
 
-  static func folder(of path: String) -> String {
-    String(path[..<path.lastIndex(of: "/")!])
-  }
-
   @Test func notifiesReadyStatusWatchdogReloadingAndStopping() throws {
-    let path = try temporaryFile(named: "service.conf", contents: "")
-    let folder = Self.folder(of: path)
-    try writeFile(path, Self.configuration(folder: folder))
-    let receiver = try NotifyReceiver(folder: folder)
+    let folder = try TemporaryFolder()
+    let path = try folder.write("service.conf", Self.configuration(folder: folder))
+    let receiver = try NotifyReceiver(folder: folder.path)
     let daemon = try DaemonProcess(
       arguments: ["--config", path],
-      environment: ["NOTIFY_SOCKET": receiver.path, "WATCHDOG_USEC": "200000"])
+      environment: ["NOTIFY_SOCKET": receiver.path, "WATCHDOG_USEC": "200000"], folder: folder)
 
     let ready = try #require(receiver.waitFor("READY=1"), "\(daemon.stderrText)")
     #expect(ready.contains { $0.hasPrefix("STATUS=home 0 away 0, 1 display") })
@@ -45,7 +41,7 @@ import Testing
     }
     #expect(pings == 5, "the loop pings the watchdog while idle")
 
-    let client = try ControlClient(path: folder + "/control")
+    let client = try ControlClient(path: folder.path(of: "control"))
     #expect(client.request("set home 12") == "ok home 12")
     #expect(receiver.waitFor("STATUS=home 12 away 0") != nil)
 
@@ -60,22 +56,21 @@ import Testing
   }
 
   @Test func reloadAppliesAGoodFileAndKeepsTheScores() throws {
-    let path = try temporaryFile(named: "reload.conf", contents: "")
-    let folder = Self.folder(of: path)
-    try writeFile(path, Self.configuration(folder: folder))
-    let daemon = try DaemonProcess(arguments: ["--config", path])
-    let client = try ControlClient(path: folder + "/control")
+    let folder = try TemporaryFolder()
+    let path = try folder.write("reload.conf", Self.configuration(folder: folder))
+    let daemon = try DaemonProcess(arguments: ["--config", path], folder: folder)
+    let client = try ControlClient(path: folder.path(of: "control"))
     #expect(client.request("set home 12") == "ok home 12")
     #expect(daemon.waitForLine { $0 == "main: 12  0" } != nil)
 
     // The away field moves and a period field appears.
-    try writeFile(
-      path,
+    try folder.write(
+      "reload.conf",
       Self.configuration(folder: folder).replacingPosition(of: "away", with: 3)
         + "\n[field period]\nposition = 6\nvalues = 1 2 3 4\n")
     daemon.send(signal: SIGHUP)
     #expect(daemon.waitForLine { $0 == "main: 12  0 1" } != nil, "\(daemon.stderrText)")
-    let reloaded = try ControlClient(path: folder + "/control")
+    let reloaded = try ControlClient(path: folder.path(of: "control"))
     #expect(reloaded.request("get home") == "ok 12")
     #expect(reloaded.request("set period 4") == "ok period 4")
 
@@ -84,14 +79,14 @@ import Testing
   }
 
   @Test func reloadRejectsABadFileAndKeepsRunning() throws {
-    let path = try temporaryFile(named: "reload.conf", contents: "")
-    let folder = Self.folder(of: path)
-    try writeFile(path, Self.configuration(folder: folder))
-    let daemon = try DaemonProcess(arguments: ["--config", path])
-    let client = try ControlClient(path: folder + "/control")
+    let folder = try TemporaryFolder()
+    let path = try folder.write("reload.conf", Self.configuration(folder: folder))
+    let daemon = try DaemonProcess(arguments: ["--config", path], folder: folder)
+    let client = try ControlClient(path: folder.path(of: "control"))
     #expect(client.request("set away 7") == "ok away 7")
 
-    try writeFile(path, Self.configuration(folder: folder) + "\ncolour = red\n[field x]\n")
+    try folder.write(
+      "reload.conf", Self.configuration(folder: folder) + "\ncolour = red\n[field x]\n")
     daemon.send(signal: SIGHUP)
     #expect(daemon.waitForStderr { $0.contains("reload.conf:17:") && $0.contains("keeping") })
     #expect(client.request("get away") == "ok 7", "the old configuration still runs")
@@ -102,15 +97,14 @@ import Testing
   }
 
   @Test func aCorruptStateFileIsSetAsideAndTheDefaultsUsed() throws {
-    let path = try temporaryFile(named: "corrupt.conf", contents: "")
-    let folder = Self.folder(of: path)
-    try writeFile(path, Self.configuration(folder: folder))
-    try writeFile(folder + "/state", "garbage\u{0}\u{7}\n")
-    let daemon = try DaemonProcess(arguments: ["--config", path])
-    let client = try ControlClient(path: folder + "/control")
+    let folder = try TemporaryFolder()
+    let path = try folder.write("corrupt.conf", Self.configuration(folder: folder))
+    try folder.write("state", "garbage\u{0}\u{7}\n")
+    let daemon = try DaemonProcess(arguments: ["--config", path], folder: folder)
+    let client = try ControlClient(path: folder.path(of: "control"))
     #expect(client.request("get home") == "ok 0")
     #expect(daemon.waitForStderr { $0.contains("set aside") }, "\(daemon.stderrText)")
-    #expect(try filesInFolder(folder).contains { $0.hasPrefix("state.corrupt-") })
+    #expect(folder.names().contains { $0.hasPrefix("state.corrupt-") })
     #expect(client.request("set home 5") == "ok home 5")
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)

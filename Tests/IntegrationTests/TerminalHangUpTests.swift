@@ -43,7 +43,8 @@ import Testing
     let folder = try TemporaryFolder()
     let config = try folder.write("demo.conf", Self.configuration(folder: folder))
     let terminal = try PseudoTerminal.open()
-    let daemon = try DaemonProcess(arguments: ["--config", config], terminal: terminal.slavePath)
+    let daemon = try DaemonProcess(
+      arguments: ["--config", config], terminal: terminal.slavePath, folder: folder)
     #expect(daemon.waitForStderr { $0.contains("started") }, "\(daemon.stderrText)")
 
     // Keys typed on the terminal work, and are saved.
@@ -69,7 +70,7 @@ import Testing
     let terminal = try PseudoTerminal.open()
     let config = try folder.write(
       "demo.conf", Self.configuration(folder: folder, keypadDevice: terminal.slavePath))
-    let daemon = try DaemonProcess(arguments: ["--config", config])
+    let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     #expect(daemon.waitForStderr { $0.contains("started") }, "\(daemon.stderrText)")
     try terminal.master.writeAll("h")
     let client = try ControlClient(path: folder.path(of: "control"))
@@ -86,7 +87,8 @@ import Testing
     let config = try folder.write("demo.conf", Self.configuration(folder: folder))
     let terminal = try PseudoTerminal.open()
     defer { try? terminal.master.close() }
-    let daemon = try DaemonProcess(arguments: ["--config", config], terminal: terminal.slavePath)
+    let daemon = try DaemonProcess(
+      arguments: ["--config", config], terminal: terminal.slavePath, folder: folder)
     #expect(daemon.waitForStderr { $0.contains("started") }, "\(daemon.stderrText)")
 
     // `systemctl reload`, or kill -HUP by hand: the terminal is still there.

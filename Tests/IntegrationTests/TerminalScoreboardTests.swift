@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 import Testing
 
 /// The real daemon, driven through its terminal keypad on a pseudo-terminal, printing
@@ -52,10 +53,10 @@ import Testing
   /// Starts the daemon on a fresh pseudo-terminal keypad.
   static func start(cursor: String = "none") throws -> (DaemonProcess, PseudoTerminal) {
     let terminal = try PseudoTerminal.open()
-    let path = try temporaryFile(
-      named: "scoreboardd.conf",
-      contents: configuration(keypadDevice: terminal.slavePath, cursor: cursor))
-    return (try DaemonProcess(arguments: ["--config", path]), terminal)
+    let folder = try TemporaryFolder()
+    let path = try folder.write(
+      "scoreboardd.conf", configuration(keypadDevice: terminal.slavePath, cursor: cursor))
+    return (try DaemonProcess(arguments: ["--config", path], folder: folder), terminal)
   }
 
   static func type(_ text: String, on terminal: PseudoTerminal) throws {

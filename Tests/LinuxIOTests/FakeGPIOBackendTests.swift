@@ -1,16 +1,16 @@
 import LinuxIO
+import TestSupport
 import Testing
 
 @Suite struct FakeGPIOBackendTests {
   @Test func playsLibgpiodVersion1WithoutKernelDebounce() throws {
     let backend = FakeGPIOBackend()
     backend.supportsKernelDebounce = false
-    let error = try #require(throws: GPIOError.self) {
+    #expect(throws: GPIOError(operation: "request", line: "GPIO6", errno: .notSupported)) {
       try backend.request(
         [(.name("GPIO5"), .output()), (.name("GPIO6"), .input(debounce: 5_000_000))],
         consumer: "test")
     }
-    #expect(error == GPIOError(operation: "request", line: "GPIO6", errno: .notSupported))
     #expect(backend.requests.isEmpty)
     _ = try backend.request([(.name("GPIO6"), .input())], consumer: "test")
     #expect(backend.requests.count == 1)

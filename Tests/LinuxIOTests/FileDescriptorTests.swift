@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 import Testing
 
 @Suite struct FileDescriptorTests {
@@ -8,7 +9,8 @@ import Testing
     defer { try? readEnd.close() }
     try writeEnd.writeAll("score 12")
     try writeEnd.close()
-    #expect(try readEnd.readToEnd() == Array("score 12".utf8))
+    let received = try readEnd.readToEnd()
+    #expect(received == Array("score 12".utf8))
   }
 
   @Test func pipeEndsAreCloseOnExec() throws {
@@ -37,8 +39,8 @@ import Testing
     try writeEnd.setNonBlocking()
     // More than a pipe holds: the first write is partial, the next one finds it full.
     let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
-    let error = #expect(throws: IOError.self) { try writeEnd.writeAll(bytes) }
-    #expect(error?.errno == .wouldBlock)
+    let error = try thrownError(IOError.self) { try writeEnd.writeAll(bytes) }
+    #expect(error.errno == .wouldBlock)
     try writeEnd.close()
 
     let received = try readEnd.readToEnd()
@@ -55,10 +57,10 @@ import Testing
     }
     try readEnd.setNonBlocking()
     var buffer = [UInt8](repeating: 0, count: 16)
-    let error = #expect(throws: IOError.self) {
+    let error = try thrownError(IOError.self) {
       try buffer.withUnsafeMutableBytes { try readEnd.read(into: $0) }
     }
-    #expect(error?.errno == .wouldBlock)
+    #expect(error.errno == .wouldBlock)
   }
 
   @Test func setNonBlockingSwitchesTheFlag() throws {
@@ -74,23 +76,23 @@ import Testing
   }
 
   @Test func openWithOptions() throws {
-    let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    let path = "\(directory)/scoreboard-linuxio-\(getpid())-open"
-    defer { unlink(path) }
+    let folder = try TemporaryFolder()
+    let path = folder.path(of: "open")
     let file = try FileDescriptor.open(
       path, .readWrite, options: [.create, .exclusiveCreate, .closeOnExec], permissions: 0o600)
     try file.writeAll("state")
     try file.close()
 
-    let error = #expect(throws: IOError.self) {
+    let error = try thrownError(IOError.self) {
       try FileDescriptor.open(path, .readWrite, options: [.create, .exclusiveCreate])
     }
-    #expect(error?.errno == Errno(rawValue: EEXIST))
-    #expect(error?.path == path)
+    #expect(error.errno == Errno(rawValue: EEXIST))
+    #expect(error.path == path)
 
     let reopened = try FileDescriptor.open(path, .readOnly)
     defer { try? reopened.close() }
-    #expect(try reopened.readToEnd() == Array("state".utf8))
+    let contents = try reopened.readToEnd()
+    #expect(contents == Array("state".utf8))
   }
 
   @Test func isTerminalTellsPipesFromTerminals() throws {

@@ -5,9 +5,10 @@ import Testing
 @testable import LinuxIO
 
 @Suite struct SystemdNotifierTests {
-  /// A name in the abstract namespace no other test or process uses.
-  static func abstractName() -> String {
-    "@scoreboardd-test-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+  /// A name in the abstract namespace no other test or process uses: the process's ID
+  /// and the name of the test.
+  static func abstractName(_ test: String = #function) -> String {
+    "@scoreboardd-test-\(getpid())-\(test.prefix { $0 != "(" })"
   }
 
   @Test func sendsEachMessageAsOneDatagramToASocketPath() throws {

@@ -1,25 +1,9 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestSupport
 import Testing
 
 @Suite struct UnixSocketTests {
-  /// A fresh temporary folder, removed with what is left in it.
-  final class Folder {
-    let path: String
-
-    init() throws {
-      var template = Array("/tmp/scoreboardd-socket-XXXXXX".utf8CString)
-      path = String(cString: try #require(mkdtemp(&template)))
-    }
-
-    deinit {
-      for name in ["control", "file"] {
-        unlink(path + "/" + name)
-      }
-      rmdir(path)
-    }
-  }
-
   static func mode(of path: String) -> mode_t? {
     var status = stat()
     return lstat(path, &status) == 0 ? status.st_mode : nil
@@ -27,7 +11,8 @@ import Testing
 
   static func write(_ text: String, to connection: UnixConnection) throws {
     let bytes = Array(text.utf8)
-    #expect(try bytes.withUnsafeBytes { try connection.write($0) } == bytes.count)
+    let written = try bytes.withUnsafeBytes { try connection.write($0) }
+    #expect(written == bytes.count)
   }
 
   /// Reads what is available, waiting up to 5 s for something: nil at the end.
@@ -40,7 +25,7 @@ import Testing
   }
 
   @Test func listensWithTheGivenModeAndRemovesItsFileOnClose() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/control"
     let listener = try UnixListener(path: path)
     #expect(Self.mode(of: path) == S_IFSOCK | 0o660)
@@ -54,24 +39,30 @@ import Testing
   }
 
   @Test func acceptsConnectionsThatCarryBytesBothWays() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let listener = try UnixListener(path: folder.path + "/control")
-    #expect(try listener.accept() == nil, "nothing waits yet")
+    let early = try listener.accept()
+    #expect(early == nil, "nothing waits yet")
 
     let client = try UnixConnection.connect(to: listener.path, timeout: .seconds(1))
-    let server = try #require(try listener.accept())
-    #expect(try listener.accept() == nil)
+    let accepted = try listener.accept()
+    let server = try #require(accepted)
+    let another = try listener.accept()
+    #expect(another == nil)
     try Self.write("status\n", to: client)
-    #expect(try Self.read(from: server) == "status\n")
+    let request = try Self.read(from: server)
+    #expect(request == "status\n")
     try Self.write("ok\n", to: server)
-    #expect(try Self.read(from: client) == "ok\n")
+    let answer = try Self.read(from: client)
+    #expect(answer == "ok\n")
 
     #expect(throws: IOError(operation: "read", errno: .wouldBlock)) {
       var buffer = [UInt8](repeating: 0, count: 8)
       _ = try buffer.withUnsafeMutableBytes { try client.read(into: $0) }
     }
     client.close()
-    #expect(try Self.read(from: server) == nil, "the end of the input")
+    let end = try Self.read(from: server)
+    #expect(end == nil, "the end of the input")
     #expect {
       try Self.write("late\n", to: server)
     } throws: { error in
@@ -80,19 +71,20 @@ import Testing
   }
 
   @Test func aLiveListenerIsNotReplaced() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/control"
     let first = try UnixListener(path: path)
     #expect(throws: SocketPathTaken(path: path, reason: .live)) {
       try UnixListener(path: path)
     }
     let client = try UnixConnection.connect(to: path, timeout: .seconds(1))
-    #expect(try first.accept() != nil, "the first listener still answers")
+    let accepted = try first.accept()
+    #expect(accepted != nil, "the first listener still answers")
     client.close()
   }
 
   @Test func aFileThatIsNotASocketIsLeftAlone() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/file"
     let descriptor = try FileDescriptor.open(path, .writeOnly, options: [.create, .closeOnExec])
     try descriptor.close()
@@ -103,7 +95,7 @@ import Testing
   }
 
   @Test func aLinkInTheWayIsLeftAlone() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/control"
     let target = folder.path + "/target"
     try FileDescriptor.open(target, .writeOnly, options: [.create, .closeOnExec]).close()
@@ -116,7 +108,7 @@ import Testing
 
   @Test(.enabled(if: geteuid() == 0, "only root can give a socket file to another user"))
   func aStaleSocketOfAnotherUserIsLeftAlone() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/control"
     do {
       let stale = try UnixListener(path: path)
@@ -133,7 +125,7 @@ import Testing
   }
 
   @Test func aReplacedSocketFileIsNotRemoved() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let path = folder.path + "/control"
     let old = try UnixListener(path: path)
     unlink(path)
@@ -145,7 +137,7 @@ import Testing
   }
 
   @Test func connectingNamesWhatIsWrong() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let missing = folder.path + "/control"
     #expect(throws: IOError(operation: "connect", path: missing, errno: .noSuchFileOrDirectory)) {
       try UnixConnection.connect(to: missing, timeout: .seconds(1))
@@ -161,7 +153,7 @@ import Testing
   }
 
   @Test func connectingGivesUpWhenTheListenerTakesNoMore() throws {
-    let folder = try Folder()
+    let folder = try TemporaryFolder()
     let listener = try UnixListener(path: folder.path + "/control", backlog: 1)
     var waiting: [UnixConnection] = []
     var error: IOError?

@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardSettings
+import TestSupport
 
 /// A backend whose lines fail to read once `readsFail` is set, as the lines of a chip
 /// that went away; otherwise they behave as `FakeGPIOLines` with the given input model.

@@ -1,38 +1,41 @@
 @preconcurrency import Glibc
 import LinuxIO
 import ScoreboardCore
+import TestSupport
 import Testing
 
-/// A stand-in for `/dev/input` under /tmp: FIFOs play the event nodes, carrying real
-/// `input_event` records, and symbolic links play udev's `by-id` links. Removed with
-/// everything in it when released.
+/// A stand-in for `/dev/input` in a temporary folder: FIFOs play the event nodes,
+/// carrying real `input_event` records, and symbolic links play udev's `by-id` links.
+/// Removed with everything in it when released.
 final class FakeInputFolder {
-  let path: String
+  private let folder: TemporaryFolder
   /// The test's write ends of the FIFOs, by node name.
   private var writers: [String: FileDescriptor] = [:]
 
   init() throws {
-    var template = Array("/tmp/scoreboardd-input-XXXXXX".utf8CString)
-    path = String(cString: try #require(mkdtemp(&template)))
+    folder = try TemporaryFolder()
   }
 
   deinit {
     for writer in writers.values {
       try? writer.close()
     }
-    Self.remove(path)
   }
+
+  /// The folder's path.
+  var path: String { folder.path }
 
   /// Creates the node `name` (`event3`) and returns its path.
   @discardableResult
   func plug(_ name: String) throws -> String {
-    try #require(mkfifo("\(path)/\(name)", 0o600) == 0)
-    return "\(path)/\(name)"
+    try folder.makeFIFO(name)
   }
 
   /// Creates the folder `name` (`by-id`) if it does not exist.
   func makeFolder(_ name: String) throws {
-    try #require(mkdir("\(path)/\(name)", 0o700) == 0 || errno == EEXIST)
+    if !folder.names().contains(name) {
+      try folder.makeFolder(name)
+    }
   }
 
   /// Creates the link `name` in the folder `folder` (`by-id`), leading to the node
@@ -77,13 +80,5 @@ final class FakeInputFolder {
         timestamp: timestamp, type: .key, code: KeyCode(name: name)!.rawValue, value: value),
       InputEvent(timestamp: timestamp, type: .synchronization, code: InputEvent.report, value: 0),
     ]
-  }
-
-  private static func remove(_ path: String) {
-    guard unlink(path) == -1, errno == EISDIR else { return }
-    for entry in FileSystem.paths(matching: "\(path)/*") {
-      remove(entry)
-    }
-    rmdir(path)
   }
 }

@@ -2,6 +2,7 @@ import LinuxIO
 import ScoreboardCore
 import ScoreboardDrivers
 import ScoreboardSettings
+import TestSupport
 import Testing
 
 @Suite struct GPIOButtonsKeypadTests {

@@ -1,6 +1,7 @@
 import LinuxIO
 import ScoreboardCore
 import ScoreboardDrivers
+import TestSupport
 
 /// Helpers for the GPIO display tests: displays on the fake backend, what a logic
 /// analyser on their lines sees, and the log they write.

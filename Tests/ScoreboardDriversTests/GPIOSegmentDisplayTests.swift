@@ -3,6 +3,7 @@ import ProtocolDecoders
 import ScoreboardCore
 import ScoreboardDrivers
 import ScoreboardSettings
+import TestSupport
 import Testing
 
 /// The GPIO display driver on the fake backend: a device that stops answering, lines

@@ -1,4 +1,5 @@
 import LinuxIO
+import TestSupport
 
 /// A key matrix without diodes as the hardware behaves: a closed key connects its row
 /// to its column, and a column reads active (low) when a path of closed keys leads from

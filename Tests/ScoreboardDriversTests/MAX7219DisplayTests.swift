@@ -2,6 +2,7 @@ import LinuxIO
 import ProtocolDecoders
 import ScoreboardCore
 import ScoreboardDrivers
+import TestSupport
 import Testing
 
 /// The MAX7219 encoder played through the GPIO display on fake lines, judged by the

@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardSettings
+import TestSupport
 
 /// A `FakeGPIOBackend` whose requests get an input model as soon as they are made, so
 /// the levels a driver reads while it starts (a button held, a key closed) come from

@@ -4,6 +4,7 @@ import ProtocolDecoders
 import ScoreboardCore
 import ScoreboardDrivers
 import ScoreboardSettings
+import TestSupport
 import Testing
 
 /// The serial display driver on a real pseudo-terminal, with explicit times: pacing,
@@ -12,20 +13,18 @@ import Testing
   /// A pseudo-terminal reached through a symbolic link, so that a test can "unplug" it
   /// and plug in another one under the same path, as udev's by-id links behave.
   final class PluggablePort {
-    let folder: String
+    let folder: TemporaryFolder
     let link: String
     private(set) var terminal: PseudoTerminal?
 
     init() throws {
-      var template = Array("/tmp/scoreboardd-serial-XXXXXX".utf8CString)
-      folder = String(cString: try #require(mkdtemp(&template)))
-      link = folder + "/serial"
+      folder = try TemporaryFolder()
+      link = folder.path(of: "serial")
       try plug()
     }
 
     deinit {
       unplug()
-      rmdir(folder)
     }
 
     func plug() throws {

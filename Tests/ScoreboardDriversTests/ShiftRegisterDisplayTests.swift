@@ -3,6 +3,7 @@ import ProtocolDecoders
 import ScoreboardCore
 import ScoreboardDrivers
 import ScoreboardSettings
+import TestSupport
 import Testing
 
 /// The shift-register encoder played through the GPIO display on fake lines, judged by

@@ -66,25 +66,31 @@ import Testing
 
     try display.show(Fixtures.frame("12 73"), at: .zero)
     screen.apply(try output.take())
-    #expect(
-      try LargeDrawingDecoder(screen: screen).segments(cellCount: 5)
-        == Fixtures.frame("12 73").cells)
+    let first = try LargeDrawingDecoder(screen: screen).segments(cellCount: 5)
+    #expect(first == Fixtures.frame("12 73").cells)
     #expect(!screen.isCursorVisible)
 
     try display.show(Fixtures.frame("12 73"), at: .zero)
-    #expect(try output.take().isEmpty)
+    let unchanged = try output.take()
+    #expect(unchanged.isEmpty, "the same frame again draws nothing")
 
     try display.show(Fixtures.frame("12 74"), at: .zero)
-    screen.apply(try output.take())
-    #expect(
-      try LargeDrawingDecoder(screen: screen).segments(cellCount: 5)
-        == Fixtures.frame("12 74").cells)
+    let update = try output.take()
+    // Only the lines of the drawing that changed are written again, not the whole drawing.
+    let renderer = LargeFrameRenderer(
+      name: "main", cellCount: 5, fields: Fixtures.fields, footer: nil)
+    let before = renderer.lines(for: Fixtures.frame("12 73"))
+    let after = renderer.lines(for: Fixtures.frame("12 74"))
+    #expect(update == renderer.redraw(from: before, to: after))
+    #expect(update.utf8.count < renderer.redraw(from: nil, to: after).utf8.count)
+    screen.apply(update)
+    let decoded = try LargeDrawingDecoder(screen: screen).segments(cellCount: 5)
+    #expect(decoded == Fixtures.frame("12 74").cells)
 
     display.shutdown(showing: Fixtures.frame("00 01"))
     screen.apply(try output.take())
-    #expect(
-      try LargeDrawingDecoder(screen: screen).segments(cellCount: 5)
-        == Fixtures.frame("00 01").cells)
+    let final = try LargeDrawingDecoder(screen: screen).segments(cellCount: 5)
+    #expect(final == Fixtures.frame("00 01").cells)
     #expect(screen.isCursorVisible)
     #expect(screen.row == LargeFrameRenderer.height + 1)
     #expect(screen.lineFeeds == 0)

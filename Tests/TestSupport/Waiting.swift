@@ -8,6 +8,8 @@ public func waitUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
   let deadline = secondsNow() + timeout
   while !condition() {
     guard secondsNow() < deadline else { return false }
+    // The pause between two looks at the condition: the wait itself ends on the
+    // condition, never on the time slept.
     usleep(2_000)
   }
   return true

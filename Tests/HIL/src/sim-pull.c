@@ -33,6 +33,8 @@ int main(int argc, char **argv) {
                 return 1;
             }
         } else {
+            /* The line keeps its level this long: the button's timing in the scenario, not
+             * a wait for the daemon. */
             long ms = strtol(argv[i], NULL, 10);
             struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
             while (nanosleep(&t, &t) < 0 && errno == EINTR) {

@@ -100,6 +100,8 @@ int main(void) {
                 if (i == KEY_COUNT || fd < 0) break;
                 emit(fd, EV_KEY, keys[i].code, 1);
                 emit(fd, EV_SYN, SYN_REPORT, 0);
+                /* A finger holds the key 40 ms and lifts it 60 ms before the next one: the
+                 * typing of the scenario, not a wait for the daemon. */
                 sleep_ms(40);
                 emit(fd, EV_KEY, keys[i].code, 0);
                 emit(fd, EV_SYN, SYN_REPORT, 0);

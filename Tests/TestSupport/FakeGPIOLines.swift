@@ -1,3 +1,4 @@
+import LinuxIO
 import ScoreboardSettings
 
 /// GPIO lines that exist only in memory, for tests: every change is recorded in order,
