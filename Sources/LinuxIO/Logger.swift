@@ -62,8 +62,10 @@ public struct Logger: Sendable {
   }
 
   /// Writes `message` at `level` if the level is at least `minimumLevel`. Line breaks in
-  /// the message become spaces, so one message is one line. Write errors are ignored:
-  /// there is nowhere to report them.
+  /// the message become spaces, so one message is one line, and other control characters
+  /// (which a file or a device may have put in a name) are written as `\u{1B}`, so that
+  /// none reaches a terminal or the journal to act there. Write errors are ignored: there
+  /// is nowhere to report them.
   public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
     guard level >= sink.minimumLevel else { return }
     sink.write(line(level, message()), throttle: nil)
@@ -88,11 +90,39 @@ public struct Logger: Sendable {
   static func line(_ level: LogLevel, _ message: String, style: Style, programName: String)
     -> String
   {
-    let text = String(message.map { $0.isNewline ? " " : $0 })
+    let text = printable(message)
     switch style {
     case .journal: return "<\(level.rawValue)>\(text)\n"
     case .terminal: return "\(programName): \(level): \(text)\n"
     }
+  }
+
+  /// `message` on one line, with line breaks as spaces and other control characters
+  /// (C0 but tab, DEL, C1) escaped.
+  static func printable(_ message: String) -> String {
+    func isControl(_ scalar: Unicode.Scalar) -> Bool {
+      (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+        || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+    guard message.unicodeScalars.contains(where: isControl) else { return message }
+    var text = String.UnicodeScalarView()
+    var previous: Unicode.Scalar?
+    for scalar in message.unicodeScalars {
+      defer { previous = scalar }
+      switch scalar {
+      case "\n" where previous == "\r":
+        // One line break, written `\r\n`.
+        break
+      case "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
+        text.append(" ")
+      case _ where isControl(scalar):
+        text.append(
+          contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+      default:
+        text.append(scalar)
+      }
+    }
+    return String(text)
   }
 
   /// Logs `message` at `.error`.

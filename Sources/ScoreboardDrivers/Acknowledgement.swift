@@ -37,6 +37,11 @@ public struct Acknowledgement: Hashable, Sendable {
   ///   when no complete answer for this address is there yet. When nil, every byte but a
   ///   final ACK or NAK byte (the first half of an answer) is noise.
   public func scan(_ bytes: [UInt8]) -> (answer: Answer, consumed: Int)? {
+    scan(bytes[...])
+  }
+
+  /// `scan(_:)` of a part of the bytes received; `consumed` counts from its start.
+  public func scan(_ bytes: ArraySlice<UInt8>) -> (answer: Answer, consumed: Int)? {
     for index in bytes.indices {
       let answer: Answer
       switch bytes[index] {
@@ -45,9 +50,9 @@ public struct Acknowledgement: Hashable, Sendable {
       default: continue
       }
       let addressIndex = index + 1
-      guard addressIndex < bytes.count else { return nil }
+      guard addressIndex < bytes.endIndex else { return nil }
       if bytes[addressIndex] == address {
-        return (answer, addressIndex + 1)
+        return (answer, addressIndex + 1 - bytes.startIndex)
       }
     }
     return nil

@@ -56,6 +56,8 @@ public final class SerialDisplay: SegmentDisplay {
   /// How long after the bytes' wire time the kernel's output queue is still asked
   /// whether it is empty: a UART's FIFO and the driver add a little to the wire time.
   static let queueCheckWindow = Duration.milliseconds(1)
+  /// The most bytes of answers read in one wakeup.
+  static let answerReadLimit = 4096
 
   /// Opens the port at once; a port that cannot be opened yet is logged and retried.
   public init(
@@ -215,8 +217,11 @@ public final class SerialDisplay: SegmentDisplay {
 
   private func readAnswers(at now: Instant) {
     guard let port else { return }
+    // At most `answerReadLimit` bytes per wakeup: a device that floods the line cannot
+    // keep the loop reading, and what is kept stays bounded.
     var chunk = [UInt8](repeating: 0, count: 256)
-    while true {
+    var total = 0
+    while total < Self.answerReadLimit {
       let count: Int
       do {
         count = try chunk.withUnsafeMutableBytes { try port.read(into: $0) }
@@ -225,14 +230,16 @@ public final class SerialDisplay: SegmentDisplay {
         return
       }
       guard count > 0 else { break }
+      total += count
       received += chunk[0..<count]
     }
     guard let acknowledgement = encoder.acknowledgement else {
       received.removeAll()
       return
     }
-    while let (answer, consumed) = acknowledgement.scan(received) {
-      received.removeFirst(consumed)
+    var start = 0
+    while let (answer, consumed) = acknowledgement.scan(received[start...]) {
+      start += consumed
       guard awaitingAnswer != nil else { continue }
       switch answer {
       case .accepted:
@@ -245,6 +252,7 @@ public final class SerialDisplay: SegmentDisplay {
         resendOrGiveUp(at: now)
       }
     }
+    received.removeFirst(start)
     if received.count > 1024 {
       received.removeFirst(received.count - 16)
     }

@@ -8,6 +8,9 @@ final class ControlClient {
   private let connection: UnixConnection
   /// Bytes received that do not yet make a whole line.
   private var input: [UInt8] = []
+  /// The longest answer or event line taken: far more than any status line, so that a
+  /// program that is not scoreboardd cannot make the client hold a line without end.
+  static let maximumLineLength = 1 << 20
 
   /// Connects to the socket at `path`.
   ///
@@ -85,6 +88,11 @@ final class ControlClient {
         throw ClientError("connection to \(path) lost", exitStatus: .connectionLost)
       }
       input += chunk[..<count]
+      guard input.count <= Self.maximumLineLength else {
+        throw ClientError(
+          "\(path) sent a line longer than \(Self.maximumLineLength) bytes; is it scoreboardd?",
+          exitStatus: .connectionLost)
+      }
     }
   }
 

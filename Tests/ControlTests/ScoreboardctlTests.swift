@@ -168,6 +168,35 @@ import Testing
     #expect(process.standardError == "scoreboardctl: connection to \(listener.path) lost\n")
   }
 
+  @Test func anAnswerWithoutEndIsRefused() throws {
+    let fixture = try ServerFixture()
+    let listener = try UnixListener(path: fixture.folder.path(of: "other"))
+    let process = try ControlProcess(["--socket", listener.path, "status"])
+    // Answers "ok " and then letters for ever, never a line end.
+    let loop = PollLoop()
+    var accepted: UnixConnection?
+    let letters = [UInt8](repeating: UInt8(ascii: "A"), count: 65536)
+    var sent = 0
+    loop.watch(listener.fileDescriptor, for: .readable) { _ in
+      guard accepted == nil, let connection = try? listener.accept() else { return }
+      accepted = connection
+      _ = Array("ok ".utf8).withUnsafeBytes { try? connection.write($0) }
+      loop.watch(connection.fileDescriptor, for: .writable) { _ in
+        sent += letters.withUnsafeBytes { (try? connection.write($0)) ?? 0 }
+      }
+    }
+    #expect(process.finish(serving: loop) == 74)
+    #expect(
+      process.standardError
+        == "scoreboardctl: \(listener.path) sent a line longer than 1048576 bytes; "
+        + "is it scoreboardd?\n")
+    #expect(sent < 4 << 20, "the client stopped reading soon after the limit")
+    if let accepted {
+      loop.removeWatch(accepted.fileDescriptor)
+      accepted.close()
+    }
+  }
+
   @Test func watchPrintsEventsUntilTheConnectionIsLost() throws {
     let fixture = try ServerFixture()
     let process = try ControlProcess(["--socket", fixture.path, "watch"])

@@ -20,6 +20,13 @@ import Testing
     #expect(logger.line(.error, "first\nsecond\r\nthird") == "<3>first second third\n")
   }
 
+  @Test func controlCharactersAreEscaped() {
+    let logger = Logger(programName: "scoreboardd", style: .journal)
+    #expect(
+      logger.line(.notice, "saved field \u{1B}[2Jx\u{7}\ttab\u{9B}1m dropped")
+        == "<5>saved field \\u{1B}[2Jx\\u{7}\ttab\\u{9B}1m dropped\n")
+  }
+
   @Test func dropsMessagesBelowTheMinimumLevel() throws {
     let (readEnd, writeEnd) = try FileDescriptor.pipe()
     defer { try? readEnd.close() }

@@ -112,7 +112,8 @@ public struct CheckedBoard {
     // The status line scoreboardctl reads back to the same status.
     let status = ControlStatus(
       board, displays: spec.displays.map { .init(name: $0.name, isOnline: true) },
-      keypads: [.init(name: "fuzz", isOnline: false)], stateFile: .failing(since: "2026-12-01T10:32:05+01:00"))
+      keypads: [.init(name: "fuzz", isOnline: false)],
+      stateFile: .failing(since: "2026-12-01T10:32:05+01:00"))
     let line = status.line()
     precondition((try? ControlStatus(parsing: line)) == status, "status reads back: \(line)")
     TextCheck.requireValidJSONText(status.json())
