@@ -63,8 +63,10 @@ final class ControlClient {
   func readLine(timeout: Duration?) throws(ClientError) -> String {
     let deadline = timeout.map(Self.deadline(after:))
     let waitText = timeout.map { " within \($0)" } ?? ""
+    // Each byte is looked at once for the line end, however the line arrives.
+    var searched = 0
     while true {
-      if let newline = input.firstIndex(of: UInt8(ascii: "\n")) {
+      if let newline = input[searched...].firstIndex(of: UInt8(ascii: "\n")) {
         var line = input[..<newline]
         input.removeSubrange(...newline)
         if line.last == UInt8(ascii: "\r") {
@@ -87,6 +89,7 @@ final class ControlClient {
       guard count > 0 else {
         throw ClientError("connection to \(path) lost", exitStatus: .connectionLost)
       }
+      searched = input.count
       input += chunk[..<count]
       guard input.count <= Self.maximumLineLength else {
         throw ClientError(
