@@ -366,6 +366,16 @@ final class Instance {
     }
   }
 
+  /// Waits until the subject has started and answers: its initial frame, or for the
+  /// floor, which shows nothing before a key, its answer to one key.
+  func waitUntilReady() throws {
+    if subject == .floor {
+      press(.homeUp)
+      release(.homeUp)
+    }
+    try waitUntilSettled()
+  }
+
   /// Reads the display side until the subject has answered every key.
   func waitUntilSettled(timeout seconds: Double = 10) throws {
     let deadline = MonotonicClock.now() + Int64(seconds * 1e9)

