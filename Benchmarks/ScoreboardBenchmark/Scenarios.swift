@@ -2,6 +2,14 @@
 import LinuxIO
 
 /// The benchmarks proper: each drives one or more subjects and returns raw samples.
+/// One subject's figures from one key-to-wire run.
+struct KeyToWireRun {
+  /// Nanoseconds from each key's write to the first byte of its answer.
+  var samples: [Int64]
+  /// Nanoseconds of CPU time (`/proc/PID/schedstat`) per timed key, its release included.
+  var cpuPerKey: Double
+}
+
 struct Scenarios {
   var programs: Programs
   /// Scales the run lengths down for a quick check of the harness (`--quick`).
@@ -27,7 +35,7 @@ struct Scenarios {
   /// answer and writes the release (and its SYN_REPORT) at once, as a key does, untimed;
   /// it does nothing else before the next key's slot, and at the end it checks that
   /// every subject shows what its keys should have made.
-  func keyToWire(keys: Int, warmUp: Int = 100) throws -> [Subject: [Int64]] {
+  func keyToWire(keys: Int, warmUp: Int = 100) throws -> [Subject: KeyToWireRun] {
     var instances: [Instance] = []
     for subject in Subject.allCases {
       instances.append(try Instance(subject, programs: programs, baud: 1_000_000))
@@ -41,7 +49,11 @@ struct Scenarios {
     }
     let slot = Self.keyInterval / Int64(instances.count)
     var next = MonotonicClock.now() + Self.keyInterval
+    var cpuBefore = instances.map { _ in Int64(0) }
     for round in 0..<(warmUp + keys) {
+      if round == warmUp {
+        cpuBefore = instances.map(\.counters.cpuNanoseconds)
+      }
       let key: Key = round % 2 == 0 ? .homeUp : .homeDown
       for turn in 0..<instances.count {
         let index = (round + turn) % instances.count
@@ -66,11 +78,14 @@ struct Scenarios {
         next = max(next + slot, MonotonicClock.now())
       }
     }
-    var result: [Subject: [Int64]] = [:]
+    let cpuAfter = instances.map(\.counters.cpuNanoseconds)
+    var result: [Subject: KeyToWireRun] = [:]
     for (index, instance) in instances.enumerated() {
       try instance.waitUntilSettled()
       instance.stop()
-      result[instance.subject] = samples[index]
+      result[instance.subject] = KeyToWireRun(
+        samples: samples[index],
+        cpuPerKey: Double(cpuAfter[index] - cpuBefore[index]) / Double(keys))
     }
     return result
   }

@@ -96,30 +96,37 @@ func ratio(_ numerator: Double, _ denominator: Double) -> String {
 
 let latencyRuns = 3
 let latencyKeys = scenarios.count(2_000)
-var latency: [Subject: (p50: [Double], p99: [Double], max: [Double])] = [:]
+var latency: [Subject: (p50: [Double], p99: [Double], max: [Double], cpu: [Double])] = [:]
 for run in 1...latencyRuns {
   progress(
     "key-to-wire, run \(run) of \(latencyRuns) (\(latencyKeys) keys to each subject, "
       + "interleaved)")
-  for (subject, unsorted) in try scenarios.keyToWire(keys: latencyKeys) {
-    let samples = unsorted.sorted()
-    latency[subject, default: ([], [], [])].p50.append(Double(percentile(samples, 0.5)) / 1000)
-    latency[subject, default: ([], [], [])].p99.append(Double(percentile(samples, 0.99)) / 1000)
-    latency[subject, default: ([], [], [])].max.append(Double(samples.last ?? 0) / 1000)
+  for (subject, figures) in try scenarios.keyToWire(keys: latencyKeys) {
+    let samples = figures.samples.sorted()
+    var entry = latency[subject] ?? ([], [], [], [])
+    entry.p50.append(Double(percentile(samples, 0.5)) / 1000)
+    entry.p99.append(Double(percentile(samples, 0.99)) / 1000)
+    entry.max.append(Double(samples.last ?? 0) / 1000)
+    entry.cpu.append(figures.cpuPerKey / 1000)
+    latency[subject] = entry
   }
 }
 
-/// The key-to-wire table: each run's p50 and p99 of every subject, and the ratios.
+/// The key-to-wire table: each run's p50 and p99 of every subject, the ratios, and the
+/// CPU time each subject took per key.
 @MainActor func keyToWireTable() -> String {
   var text = "| run | scoreboardd p50 / p99 | peer p50 / p99 | floor p50 / p99 "
-  text += "| scoreboardd / peer (p50) | scoreboardd / floor (p50) | scoreboardd / floor (p99) |\n"
-  text += "| --- | --- | --- | --- | --- | --- | --- |\n"
+  text += "| scoreboardd / peer (p50) | scoreboardd / floor (p50) | scoreboardd / floor (p99) "
+  text += "| CPU per key: scoreboardd / peer / floor |\n"
+  text += "| --- | --- | --- | --- | --- | --- | --- | --- |\n"
   for run in 0..<latencyRuns {
     let p50 = Subject.allCases.map { latency[$0]!.p50[run] }
     let p99 = Subject.allCases.map { latency[$0]!.p99[run] }
+    let cpu = Subject.allCases.map { format(latency[$0]!.cpu[run]) }
     let cells =
       ["\(run + 1)"] + (0..<3).map { "\(format(p50[$0])) / \(format(p99[$0]))" }
       + [ratio(p50[0], p50[1]), ratio(p50[0], p50[2]), ratio(p99[0], p99[2])]
+      + [cpu.joined(separator: " / ")]
     text += "| " + cells.joined(separator: " | ") + " |\n"
   }
   return text

@@ -16,8 +16,11 @@ public final class InputDevice {
   /// (`EACCES`), or `EBADF` when it was not asked to be writable. `setLED(_:on:)` then
   /// fails with it.
   public let writeError: Errno?
-  /// The bytes of a record cut short by the last read, completed by the next one.
-  private var partialRecord: [UInt8] = []
+  /// Where reads land: the bytes of a record cut short by the previous read, then room
+  /// for 64 records.
+  private var buffer = [UInt8](repeating: 0, count: 65 * InputEvent.recordSize)
+  /// How many bytes at the start of `buffer` begin a record the next read completes.
+  private var partialCount = 0
   private var isClosed = false
 
   /// The hint of a permission error on an input device.
@@ -132,21 +135,31 @@ public final class InputDevice {
   public func readEvents() throws -> [InputEvent]? {
     precondition(!isClosed, "readEvents() after close()")
     let recordSize = InputEvent.recordSize
-    var buffer = [UInt8](repeating: 0, count: 64 * recordSize)
+    let kept = partialCount
     let count: Int
     do {
-      count = try buffer.withUnsafeMutableBytes { try fileDescriptor.read(into: $0) }
+      count = try buffer.withUnsafeMutableBytes { bytes in
+        try fileDescriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[kept...]))
+      }
     } catch var error as IOError {
       guard error.errno != .wouldBlock else { return [] }
       error.path = path
       throw error
     }
     guard count > 0 else { return nil }
-    let bytes = partialRecord + buffer[..<count]
-    let wholeCount = bytes.count / recordSize
-    partialRecord = Array(bytes[(wholeCount * recordSize)...])
-    return bytes.withUnsafeBytes { records in
-      (0..<wholeCount).map { InputEvent(record: records.baseAddress! + $0 * recordSize) }
+    let available = kept + count
+    let wholeCount = available / recordSize
+    partialCount = available - wholeCount * recordSize
+    return buffer.withUnsafeMutableBytes { bytes in
+      let events = (0..<wholeCount).map {
+        InputEvent(record: UnsafeRawPointer(bytes.baseAddress! + $0 * recordSize))
+      }
+      // The start of a record the next read completes moves to the front.
+      if partialCount > 0 {
+        bytes.baseAddress!.copyMemory(
+          from: bytes.baseAddress! + wholeCount * recordSize, byteCount: partialCount)
+      }
+      return events
     }
   }
 

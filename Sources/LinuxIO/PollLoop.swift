@@ -40,8 +40,13 @@ public final class PollLoop {
     var serial: UInt64
   }
 
-  private var watches: [Watch] = []
+  private var watches: [Watch] = [] {
+    didSet { entriesMatchWatches = false }
+  }
   private var nextSerial: UInt64 = 0
+  /// What `poll()` is given: one entry per watch, in order, kept from round to round.
+  private var entries: [pollfd] = []
+  private var entriesMatchWatches = false
 
   /// An empty loop.
   public init() {}
@@ -93,8 +98,11 @@ public final class PollLoop {
   @discardableResult
   public func runOnce(timeout: Duration?) throws -> Int {
     let polled = watches
-    var entries = polled.map {
-      pollfd(fd: $0.descriptor.rawValue, events: $0.events.rawValue, revents: 0)
+    if !entriesMatchWatches {
+      entries = polled.map {
+        pollfd(fd: $0.descriptor.rawValue, events: $0.events.rawValue, revents: 0)
+      }
+      entriesMatchWatches = true
     }
     let milliseconds = Self.pollTimeout(timeout)
     let count = entries.count

@@ -9,8 +9,15 @@ public struct KeyCode: RawRepresentable, Hashable, Sendable, CustomStringConvert
   private static let codesByName: [String: UInt16] = Dictionary(
     kernelNames.map { ($0.name, $0.code) }, uniquingKeysWith: { first, _ in first })
 
-  private static let namesByCode: [UInt16: String] = Dictionary(
-    kernelNames.map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
+  /// The name of each code, indexed by code (the kernel's codes run from 0 to a few
+  /// hundred): looked up for every key event, so without hashing.
+  private static let namesByCode: [String?] = {
+    var names = [String?](repeating: nil, count: Int(kernelNames.map(\.code).max() ?? 0) + 1)
+    for entry in kernelNames.reversed() {
+      names[Int(entry.code)] = entry.name
+    }
+    return names
+  }()
 
   /// The code of a kernel key name (`KEY_KPENTER`, `BTN_0`); nil when there is none.
   public init?(name: String) {
@@ -25,7 +32,8 @@ public struct KeyCode: RawRepresentable, Hashable, Sendable, CustomStringConvert
 
   /// The kernel's name of this code (the first, where the header has aliases).
   public var name: String? {
-    Self.namesByCode[rawValue]
+    let index = Int(rawValue)
+    return index < Self.namesByCode.count ? Self.namesByCode[index] : nil
   }
 
   public var description: String {

@@ -5,11 +5,25 @@ public enum Renderer {
     board.spec.displays.map { frame(of: board, display: $0, at: now) }
   }
 
-  /// The frame of one display.
-  public static func frame(of board: Scoreboard, display: DisplayLayout, at now: Instant) -> Frame {
+  /// The frame of one display; its `fieldTexts` only when `withTexts` (a display that
+  /// shows segments has no use for them).
+  public static func frame(
+    of board: Scoreboard, display: DisplayLayout, at now: Instant, withTexts: Bool = true
+  ) -> Frame {
     var cells = Array(repeating: Segments.blank, count: display.cellCount)
     var texts: [String: String] = [:]
-    for (index, field) in board.spec.fields.enumerated() where field.display == display.name {
+    let fields = board.spec.fields
+    for index in fields.indices where fields[index].display == display.name {
+      // The common case, a number showing its value, is drawn in place.
+      if !withTexts, case .number(let format) = fields[index].kind,
+        showsValue(of: board, field: index, at: now)
+      {
+        draw(
+          board.values[index], width: fields[index].width, placeholder: format.placeholder,
+          into: &cells, at: fields[index].position)
+        continue
+      }
+      let field = fields[index]
       let shown = fieldCells(of: board, field: index, at: now)
       for (offset, cell) in shown.enumerated() {
         let position = field.position + offset
@@ -17,7 +31,9 @@ public enum Renderer {
           cells[position] = cell
         }
       }
-      texts[field.name] = fieldText(of: board, field: index, cells: shown)
+      if withTexts {
+        texts[field.name] = fieldText(of: board, field: index, cells: shown)
+      }
     }
     return Frame(
       cells: cells, brightness: board.brightness, isBlank: board.isBlanked, fieldTexts: texts)
@@ -37,13 +53,28 @@ public enum Renderer {
     return SegmentFont.text(for: cells)
   }
 
+  /// Whether a field shows its committed value at `now`: it is not being edited, not
+  /// flashing a refusal, and not in the dark phase of an armed reset.
+  static func showsValue(of board: Scoreboard, field index: Int, at now: Instant) -> Bool {
+    if let refusal = board.refusal, refusal.field == index, now < refusal.until {
+      return false
+    }
+    if let session = board.session, session.field == index {
+      return false
+    }
+    if let armed = board.resetArmedAt, !board.blinkIsLit(at: now, anchor: armed) {
+      return false
+    }
+    return true
+  }
+
   /// The cells of one field at `now`: its value, or its entry with the cursor while it
   /// is being edited, dark while a refused key flashes it.
   public static func fieldCells(of board: Scoreboard, field index: Int, at now: Instant)
     -> [Segments]
   {
     let field = board.spec.fields[index]
-    let dark = Array(repeating: Segments.blank, count: field.width)
+    var dark: [Segments] { Array(repeating: .blank, count: field.width) }
     if let refusal = board.refusal, refusal.field == index, now < refusal.until {
       return dark
     }
@@ -77,12 +108,32 @@ public enum Renderer {
   public static func valueCells(_ field: FieldSpec, value: Int) -> [Segments] {
     switch field.kind {
     case .number(let format):
-      let digits = EditSession.digits(of: value).map { Optional($0) }
-      return numberCells(digits, width: field.width, placeholder: format.placeholder)
+      var cells = Array(repeating: Segments.blank, count: field.width)
+      draw(value, width: field.width, placeholder: format.placeholder, into: &cells, at: 0)
+      return cells
     case .list:
       let cells = (try? SegmentFont.cells(for: field.text(of: value))) ?? []
       return Array(repeating: .blank, count: max(field.width - cells.count, 0))
         + cells.suffix(field.width)
+    }
+  }
+
+  /// Draws a number's last `width` digits right-aligned into the `width` cells of `cells`
+  /// from `start`, the cells before them as `placeholder`; cells outside `cells` are left
+  /// out.
+  static func draw(
+    _ value: Int, width: Int, placeholder: NumberFormat.Placeholder,
+    into cells: inout [Segments], at start: Int
+  ) {
+    var rest = value
+    var digitsLeft = true
+    for position in (start..<(start + width)).reversed() {
+      let segments = digitsLeft ? SegmentFont.digit(rest % 10) : placeholder.segments
+      rest /= 10
+      digitsLeft = rest > 0
+      if cells.indices.contains(position) {
+        cells[position] = segments
+      }
     }
   }
 
@@ -109,7 +160,7 @@ public enum Renderer {
     -> [Segments]
   {
     let cells = digits.suffix(width).map { digit in
-      digit.map { SegmentFont.segments(for: Character(String($0)))! } ?? placeholder.segments
+      digit.map(SegmentFont.digit) ?? placeholder.segments
     }
     return Array(repeating: placeholder.segments, count: width - cells.count) + cells
   }

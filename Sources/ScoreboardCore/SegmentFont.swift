@@ -47,6 +47,12 @@ public enum SegmentFont {
   private static let reverse: [Segments: Character] = Dictionary(
     glyphs.map { ($0.segments, $0.character) }, uniquingKeysWith: { first, _ in first })
 
+  /// The segments of the decimal digit `value` (0 to 9).
+  public static func digit(_ value: Int) -> Segments {
+    precondition((0...9).contains(value), "\(value) is not a decimal digit")
+    return glyphs[value].segments
+  }
+
   /// The segments of `character`, or nil when the font cannot show it.
   ///
   /// A letter that exists in the font only in the other case is shown in that case

@@ -104,6 +104,11 @@ public final class ControlServer {
     clients.count
   }
 
+  /// Whether a client watches events: when none does, there is nothing to broadcast.
+  public var hasWatchers: Bool {
+    clients.contains(where: \.isWatching)
+  }
+
   /// Sends `eventLine` (without its newline, such as `ControlEvent.line`) to every client
   /// that sent `watch`. A watcher whose unread events pass `outputLimit` is disconnected.
   public func broadcast(_ eventLine: String) {

@@ -103,10 +103,10 @@ public final class Daemon {
         continue
       }
       logger.sink.flush()
-      let deadlines = [
-        boardDeadline, devices.watch(), store.retryAt, reporter.nextWatchdogPing,
-      ]
-      let timeout = deadlines.compactMap { $0 }.min().map { max($0 - Self.now(), .zero) }
+      let deadline = Self.earlier(
+        Self.earlier(boardDeadline, devices.watch()),
+        Self.earlier(store.retryAt, reporter.nextWatchdogPing))
+      let timeout = deadline.map { max($0 - Self.now(), .zero) }
       do {
         try loop.runOnce(timeout: timeout)
       } catch {
@@ -137,6 +137,12 @@ public final class Daemon {
     Instant(nanoseconds: MonotonicClock.now())
   }
 
+  /// The earlier of two deadlines; nil when neither is set.
+  private static func earlier(_ first: Instant?, _ second: Instant?) -> Instant? {
+    guard let first, let second else { return first ?? second }
+    return min(first, second)
+  }
+
   // MARK: - Steps
 
   /// One step of the logic, carried out: displays, state file, watchers, log.
@@ -158,28 +164,33 @@ public final class Daemon {
         answer = .unsaved(text, reason: store.unsavedReason ?? "the state file cannot be written")
       }
     }
-    for (event, _) in reaction.events {
-      if let line = ControlEvent(event, spec: logic.board.spec)?.line {
-        control?.broadcast(line)
+    if let control, control.hasWatchers {
+      for (event, _) in reaction.events {
+        if let controlEvent = ControlEvent(event, spec: logic.board.spec) {
+          control.broadcast(controlEvent.line)
+        }
       }
     }
     log(reaction)
     return answer
   }
 
+  /// Writes what a step did to the log; nothing is put into words that the log level
+  /// leaves out.
   private func log(_ reaction: DaemonLogic.Reaction) {
     for note in reaction.keyNotes {
-      logger.debug(note)
+      logger.debug(note.description)
     }
     for refusal in reaction.refusals {
       logger.log(.warning, throttle: "refused", refusal)
     }
+    guard logger.minimumLevel <= .notice else { return }
     let spec = logic.board.spec
     for (event, source) in reaction.events {
-      let origin = source.map { " (\($0))" } ?? ""
+      var origin: String { source.map { " (\($0))" } ?? "" }
       switch event {
       case .valueChanged(let name, let from, let to):
-        guard let field = spec.field(named: name) else { continue }
+        guard logger.minimumLevel <= .info, let field = spec.field(named: name) else { continue }
         logger.info("\(name): \(field.text(of: from)) -> \(field.text(of: to))\(origin)")
       case .brightnessChanged(let level):
         logger.info("brightness \(level)\(origin)")
@@ -248,7 +259,7 @@ public final class Daemon {
   /// Sends STATUS= when the status line changed (worked out only after a value, a
   /// device or the state file changed, not on every wakeup).
   private func updateStatus() {
-    guard statusMayHaveChanged else { return }
+    guard statusMayHaveChanged, reporter.isListening else { return }
     statusMayHaveChanged = false
     reporter.update(statusLine())
   }

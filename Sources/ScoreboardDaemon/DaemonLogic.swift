@@ -42,11 +42,22 @@ struct DaemonLogic {
     /// Actions the scoreboard refused (an unknown field, a value out of range): a
     /// client or a keymap can cause them at will.
     var refusals: [String] = []
-    /// What keys did, for the debug log: `keypad numpad: KEY_KP1 -> digit 1`, or that a
-    /// key is not mapped.
-    var keyNotes: [String] = []
+    /// What keys did, for the debug log; worked out into words only when it is written.
+    var keyNotes: [KeyNote] = []
     /// When the board next changes by itself; nil when it waits for input.
     var nextDeadline: Instant?
+  }
+
+  /// What a key did: the action it is bound to, or nil when it is not mapped.
+  struct KeyNote: Equatable, CustomStringConvertible {
+    var event: KeyEvent
+    var action: Action?
+
+    /// `keypad numpad: KEY_KP1 -> digit 1`, or `keypad numpad: KEY_F2 is not mapped`.
+    var description: String {
+      let source = "keypad \(event.keypad): \(event.key)"
+      return action.map { "\(source) -> \($0)" } ?? "\(source) is not mapped"
+    }
   }
 
   /// The logic of a board and the keymaps of its keypads, at time zero.
@@ -67,7 +78,8 @@ struct DaemonLogic {
       reaction.answer = answer(request, client: client, at: now, into: &reaction)
     case .deadline:
       let time = advanceTime(to: now, now: now)
-      record(board.advance(to: time), source: nil, into: &reaction)
+      let events = board.advance(to: time)
+      record(events, source: nil, into: &reaction)
     }
     reaction.nextDeadline = board.nextDeadline(after: time)
     return reaction
@@ -109,18 +121,17 @@ struct DaemonLogic {
   }
 
   private mutating func press(_ event: KeyEvent, at now: Instant, into reaction: inout Reaction) {
-    let source = "keypad \(event.keypad)"
     guard let keymap = keymaps.first(where: { $0.keypad == event.keypad })?.keymap,
       let action = keymap.action(for: event)
     else {
       if event.kind == .press {
-        reaction.keyNotes.append("\(source): \(event.key) is not mapped")
+        reaction.keyNotes.append(KeyNote(event: event, action: nil))
       }
       return
     }
-    reaction.keyNotes.append("\(source): \(event.key) -> \(action)")
+    reaction.keyNotes.append(KeyNote(event: event, action: action))
     let time = advanceTime(to: event.time, now: now)
-    perform(action, at: time, source: source, into: &reaction)
+    perform(action, at: time, source: "keypad " + event.keypad, into: &reaction)
   }
 
   private mutating func answer(
@@ -158,7 +169,8 @@ struct DaemonLogic {
     case .undo:
       return carryOut(.undo) { _ in "" }
     case .reset:
-      record(board.resetAll(at: time), source: client, into: &reaction)
+      let events = board.resetAll(at: time)
+      record(events, source: client, into: &reaction)
       return .ok("")
     case .brightness(let change):
       return carryOut(.brightness(change)) { "brightness \($0.brightness)" }
@@ -175,7 +187,11 @@ struct DaemonLogic {
     _ action: Action, at time: Instant, source: String, into reaction: inout Reaction
   ) -> ScoreboardError? {
     do {
-      record(try board.perform(action, at: time), source: source, into: &reaction)
+      // Performed first and recorded after: `record(try board.perform(…))` would copy
+      // the whole logic, board included, for the call, and every array the board then
+      // changes would be copied too.
+      let events = try board.perform(action, at: time)
+      record(events, source: source, into: &reaction)
       return nil
     } catch {
       reaction.refusals.append("\(source): \(action): \(error)")

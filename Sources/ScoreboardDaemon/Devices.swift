@@ -10,8 +10,9 @@ import ScoreboardDrivers
 /// On a reload, `apply(_:)` keeps the devices whose sections did not change, untouched.
 final class Devices {
   /// A display driver, the part of its display's frame it shows, and the last frame it
-  /// was given.
-  private struct Output {
+  /// was given. A class: the loop looks at every output on every wakeup, and a copy of
+  /// its configuration each time would cost more than the look.
+  private final class Output {
     let configuration: DisplayConfiguration
     /// The cells of the display this driver shows (an S7S module shows 4 of them).
     let cells: Range<Int>
@@ -19,17 +20,39 @@ final class Devices {
     var shown: Frame?
     var watched: Watched?
 
+    init(
+      configuration: DisplayConfiguration, cells: Range<Int>, display: any SegmentDisplay,
+      shown: Frame? = nil, watched: Watched? = nil
+    ) {
+      self.configuration = configuration
+      self.cells = cells
+      self.display = display
+      self.shown = shown
+      self.watched = watched
+    }
+
     var layout: DisplayLayout {
       DisplayLayout(name: configuration.name, cellCount: configuration.cellCount)
     }
+
+    /// Whether the driver shows the fields as text (a serial text display's template).
+    var showsTexts: Bool {
+      if case .serialText = configuration.driver { true } else { false }
+    }
   }
 
-  /// A keypad and what the loop watches for it.
-  private struct Input {
+  /// A keypad and what the loop watches for it (a class, as `Output` is).
+  private final class Input {
     let configuration: KeypadConfiguration
     let keypad: any Keypad
     var watched: Watched?
     var isClosed = false
+
+    init(configuration: KeypadConfiguration, keypad: any Keypad, watched: Watched? = nil) {
+      self.configuration = configuration
+      self.keypad = keypad
+      self.watched = watched
+    }
   }
 
   /// A descriptor the loop watches for a device, and for which events.
@@ -49,9 +72,10 @@ final class Devices {
   private let loop: PollLoop
   private var outputs: [Output] = []
   private var inputs: [Input] = []
-  /// Whether each display and keypad was online when last asked, by `display NAME` or
-  /// `keypad NAME`.
-  private var reportedOnline: [String: Bool] = [:]
+  /// Whether each display and keypad was online when last asked.
+  private var reported: (displays: [ControlStatus.Device], keypads: [ControlStatus.Device])?
+  /// Whether each output, then each input, was online at the last look.
+  private var onlineStates: [Bool] = []
 
   /// Called with the key events a keypad read.
   var onKeys: ([KeyEvent]) -> Void = { _ in }
@@ -85,12 +109,17 @@ final class Devices {
 
   /// Gives each display its frame of `board` at `now`, when it differs from the last one.
   func show(_ board: Scoreboard, at now: Instant) {
-    var frames: [String: Frame] = [:]
+    // The drivers of one display (the modules of an S7S chain) come one after the other
+    // and share its frame.
+    var whole: (display: String, frame: Frame)?
     for index in outputs.indices {
-      let layout = outputs[index].layout
-      let whole = frames[layout.name] ?? Renderer.frame(of: board, display: layout, at: now)
-      frames[layout.name] = whole
-      let frame = whole.slice(outputs[index].cells)
+      let output = outputs[index]
+      if whole?.display != output.configuration.name {
+        let frame = Renderer.frame(
+          of: board, display: output.layout, at: now, withTexts: output.showsTexts)
+        whole = (output.configuration.name, frame)
+      }
+      let frame = whole!.frame.slice(output.cells)
       guard frame != outputs[index].shown else { continue }
       do {
         try outputs[index].display.show(frame, at: now)
@@ -135,16 +164,16 @@ final class Devices {
     for index in outputs.indices {
       let display = outputs[index].display
       let wait = display.waitingFor
-      outputs[index].watched = rewatch(outputs[index].watched, for: wait) { events in
-        display.service(events, at: Daemon.now())
+      outputs[index].watched = rewatch(outputs[index].watched, for: wait) {
+        { events in display.service(events, at: Daemon.now()) }
       }
       note(wait.deadline)
     }
     for index in inputs.indices where !inputs[index].isClosed {
       let keypad = inputs[index].keypad
       let wait = keypad.waitingFor
-      inputs[index].watched = rewatch(inputs[index].watched, for: wait) { [unowned self] _ in
-        self.readKeys(from: keypad)
+      inputs[index].watched = rewatch(inputs[index].watched, for: wait) {
+        { [unowned self] _ in self.readKeys(from: keypad) }
       }
       note(wait.deadline)
     }
@@ -156,9 +185,13 @@ final class Devices {
   /// The displays with whether all their drivers are online, in configuration order.
   var displayStatus: [ControlStatus.Device] {
     configuration.displays.map { display in
-      let drivers = outputs.filter { $0.configuration.name == display.name }
-      return ControlStatus.Device(
-        name: display.name, isOnline: !drivers.isEmpty && drivers.allSatisfy(\.display.isOnline))
+      var hasDrivers = false
+      var allOnline = true
+      for output in outputs where output.configuration.name == display.name {
+        hasDrivers = true
+        allOnline = allOnline && output.display.isOnline
+      }
+      return ControlStatus.Device(name: display.name, isOnline: hasDrivers && allOnline)
     }
   }
 
@@ -172,30 +205,46 @@ final class Devices {
   }
 
   /// The displays and keypads that went offline or came back since the last call (none
-  /// the first time).
+  /// the first time, and none for a device that a reload added).
   func onlineChanges() -> [ControlEvent] {
-    var changes: [ControlEvent] = []
-    for device in displayStatus {
-      if let event = change("display", device, .display(name: device.name, online: device.isOnline))
-      {
-        changes.append(event)
-      }
+    guard onlineStatesChanged() else { return [] }
+    let current = (displays: displayStatus, keypads: keypadStatus)
+    guard let previous = reported, previous != current else {
+      reported = current
+      return []
     }
-    for device in keypadStatus {
-      if let event = change("keypad", device, .keypad(name: device.name, online: device.isOnline)) {
-        changes.append(event)
-      }
+    reported = current
+    func changed(_ device: ControlStatus.Device, among before: [ControlStatus.Device]) -> Bool {
+      before.first { $0.name == device.name }.map { $0.isOnline != device.isOnline } ?? false
     }
-    return changes
+    return current.displays.filter { changed($0, among: previous.displays) }.map {
+      .display(name: $0.name, online: $0.isOnline)
+    }
+      + current.keypads.filter { changed($0, among: previous.keypads) }.map {
+        .keypad(name: $0.name, online: $0.isOnline)
+      }
   }
 
-  private func change(_ kind: String, _ device: ControlStatus.Device, _ event: ControlEvent)
-    -> ControlEvent?
-  {
-    let key = "\(kind) \(device.name)"
-    let previous = reportedOnline.updateValue(device.isOnline, forKey: key)
-    guard let previous, previous != device.isOnline else { return nil }
-    return event
+  /// Whether a driver went offline or came back, or the drivers changed, since the last
+  /// call: asked on every wakeup, so it allocates nothing once its buffer has grown.
+  private func onlineStatesChanged() -> Bool {
+    var changed = onlineStates.count != outputs.count + inputs.count
+    if changed {
+      onlineStates = Array(repeating: false, count: outputs.count + inputs.count)
+    }
+    for (index, output) in outputs.enumerated() where onlineStates[index] != output.display.isOnline
+    {
+      onlineStates[index] = output.display.isOnline
+      changed = true
+    }
+    for (offset, input) in inputs.enumerated() {
+      let isOnline = !input.isClosed && input.keypad.isOnline
+      if onlineStates[outputs.count + offset] != isOnline {
+        onlineStates[outputs.count + offset] = isOnline
+        changed = true
+      }
+    }
+    return changed || reported == nil
   }
 
   /// Whether a terminal that a keypad reads or a display draws on hung up.
@@ -246,6 +295,7 @@ final class Devices {
       }
     }
     configuration = new
+    onlineStates = []  // the next look compares by name
     outputs = new.displays.flatMap { display in
       keptOutputs[display.name].map { kept in
         kept.map {
@@ -352,9 +402,10 @@ final class Devices {
     }
   }
 
-  /// Replaces the watch `current` with one for what `wait` names, when they differ.
+  /// Replaces the watch `current` with one for what `wait` names, when they differ; only
+  /// then is the new watch's handler made.
   private func rewatch(
-    _ current: Watched?, for wait: DeviceWait, handler: @escaping PollLoop.Handler
+    _ current: Watched?, for wait: DeviceWait, handler: () -> PollLoop.Handler
   ) -> Watched? {
     let wanted = wait.descriptor.map { Watched(descriptor: $0, events: wait.events) }
     guard wanted != current else { return current }
@@ -363,7 +414,7 @@ final class Devices {
     }
     return wanted.map { wanted in
       var watched = wanted
-      watched.token = loop.watch(wanted.descriptor, for: wanted.events, handler: handler)
+      watched.token = loop.watch(wanted.descriptor, for: wanted.events, handler: handler())
       return watched
     }
   }

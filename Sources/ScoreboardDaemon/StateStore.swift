@@ -112,8 +112,9 @@ final class StateStore {
   ///
   /// - Returns: Whether `state` is durable now; always true without a state file.
   @discardableResult
-  func save(_ state: SavedState, at now: Instant) -> Bool {
+  func save(_ state: @autoclosure () -> SavedState, at now: Instant) -> Bool {
     guard let path else { return true }
+    let state = state()
     if health == .saved, pending == nil, written == state {
       return true
     }

@@ -38,6 +38,12 @@ final class StatusReporter {
     return line
   }
 
+  /// Whether systemd listens (`NOTIFY_SOCKET` is set): when not, a status line need not
+  /// be worked out.
+  var isListening: Bool {
+    notifier.isEnabled
+  }
+
   /// READY=1 with the status: start-up or a reload is done. Starts the watchdog's pings.
   func ready(_ status: String, at now: Instant) {
     reported = status
