@@ -24,18 +24,23 @@ struct Scenarios {
 
   /// Nanoseconds from just before the `write` of each key press (its record and its
   /// SYN_REPORT) into a subject's keypad to the return of the `poll` that finds the first
-  /// byte of the answer on its display's master side, for every subject at once: one run
-  /// of `warmUp` keys, then `keys` timed keys per subject.
+  /// byte of the answer on its display's master side, for every subject in one run:
+  /// `warmUp` keys, then `keys` timed keys per subject.
   ///
-  /// Each subject gets a key every 2 ms on a 1,000,000-baud line (pacing to the wire
-  /// never holds a frame back). The subjects are interleaved key by key: the keys of a
-  /// round are spread evenly over its 2 ms (one every 667 µs), in an order that rotates
-  /// each round, so the three are measured in the same seconds of a shared machine and
-  /// none always follows the same other. After the first byte the harness reads the
-  /// answer and writes the release (and its SYN_REPORT) at once, as a key does, untimed;
-  /// it does nothing else before the next key's slot, and at the end it checks that
-  /// every subject shows what its keys should have made.
-  func keyToWire(keys: Int, warmUp: Int = 100) throws -> [Subject: KeyToWireRun] {
+  /// A subject gets a key every 2 ms on a 1,000,000-baud line (pacing to the wire never
+  /// holds a frame back), in blocks of `block` keys that go to the subjects in turn, the
+  /// order rotating from one block to the next, so that all three are measured in the
+  /// same minute of a shared machine and none always follows the same other. With blocks
+  /// of 100 keys a subject has the machine to itself between its keys, as when it is
+  /// measured alone; with `block` 1 the subjects are interleaved key by key (one key
+  /// every 667 µs, to each every 2 ms), so that between two of its keys the other two
+  /// run, and each key finds the caches full of the others' code and data. After the
+  /// first byte the harness reads the answer and writes the release (and its
+  /// SYN_REPORT) at once, as a key does, untimed; it does nothing else before the next
+  /// key's slot, and at the end it checks that every subject shows what its keys should
+  /// have made.
+  func keyToWire(keys: Int, block: Int, warmUp: Int = 100) throws -> [Subject: KeyToWireRun] {
+    precondition(block > 0 && warmUp % block == 0, "the warm-up is made of whole blocks")
     var instances: [Instance] = []
     for subject in Subject.allCases {
       instances.append(try Instance(subject, programs: programs, baud: 1_000_000))
@@ -47,35 +52,38 @@ struct Scenarios {
     for index in samples.indices {
       samples[index].reserveCapacity(keys)
     }
-    let slot = Self.keyInterval / Int64(instances.count)
+    let slot = block == 1 ? Self.keyInterval / Int64(instances.count) : Self.keyInterval
     var next = MonotonicClock.now() + Self.keyInterval
     var cpuBefore = instances.map { _ in Int64(0) }
-    for round in 0..<(warmUp + keys) {
-      if round == warmUp {
-        cpuBefore = instances.map(\.counters.cpuNanoseconds)
-      }
-      let key: Key = round % 2 == 0 ? .homeUp : .homeDown
+    let total = warmUp + keys
+    for blockStart in stride(from: 0, to: total, by: block) {
       for turn in 0..<instances.count {
-        let index = (round + turn) % instances.count
+        let index = (blockStart / block + turn) % instances.count
         let instance = instances[index]
-        MonotonicClock.sleep(until: next)
-        instance.drain()
-        let records = instance.expect(key)
-        let start = MonotonicClock.now()
-        guard instance.writeSome(records, from: 0) == records.count else {
-          throw BenchmarkError(description: "\(instance.subject): the keypad FIFO is full")
+        for number in blockStart..<min(blockStart + block, total) {
+          MonotonicClock.sleep(until: next)
+          if number == warmUp {
+            cpuBefore[index] = instance.counters.cpuNanoseconds
+          }
+          let key: Key = number % 2 == 0 ? .homeUp : .homeDown
+          instance.drain()
+          let records = instance.expect(key)
+          let start = MonotonicClock.now()
+          guard instance.writeSome(records, from: 0) == records.count else {
+            throw BenchmarkError(description: "\(instance.subject): the keypad FIFO is full")
+          }
+          guard let arrival = instance.waitForByte(deadline: start + 2_000_000_000) else {
+            throw BenchmarkError(
+              description: "\(instance.subject): no answer to key \(number)\n\(instance.log)")
+          }
+          if number >= warmUp {
+            samples[index].append(arrival - start)
+          }
+          instance.drain()
+          instance.release(key)
+          // A late answer moves the schedule on rather than bunching the keys after it.
+          next = max(next + slot, MonotonicClock.now())
         }
-        guard let arrival = instance.waitForByte(deadline: start + 2_000_000_000) else {
-          throw BenchmarkError(
-            description: "\(instance.subject): no answer to key \(round)\n\(instance.log)")
-        }
-        if round >= warmUp {
-          samples[index].append(arrival - start)
-        }
-        instance.drain()
-        instance.release(key)
-        // A late answer moves the schedule on rather than bunching the keys after it.
-        next = max(next + slot, MonotonicClock.now())
       }
     }
     let cpuAfter = instances.map(\.counters.cpuNanoseconds)

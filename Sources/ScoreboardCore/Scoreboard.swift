@@ -44,7 +44,7 @@ public struct Scoreboard: Sendable {
 
   /// The index of the field named `name`.
   public func index(of name: String) -> Int? {
-    spec.fields.firstIndex { $0.name == name }
+    spec.fields.indices.first { spec.fields[$0].name == name }
   }
 
   /// The board with no edit open and nothing flashing or armed: what a display should
@@ -121,14 +121,14 @@ public struct Scoreboard: Sendable {
       if session != nil {
         adjustSession(by: amount, at: now, events: &events)
       } else {
-        change([(focus, stepped(focus, from: values[focus], by: amount))], events: &events)
+        change(field: focus, to: stepped(focus, from: values[focus], by: amount), events: &events)
       }
     case .add(let name?, let amount):
       let index = try fieldIndex(name)
       if session?.field == index {
         cancelSession(events: &events)
       }
-      change([(index, stepped(index, from: values[index], by: amount))], events: &events)
+      change(field: index, to: stepped(index, from: values[index], by: amount), events: &events)
     case .set(let name, let text):
       let index = try fieldIndex(name)
       let field = spec.fields[index]
@@ -138,7 +138,7 @@ public struct Scoreboard: Sendable {
       if session?.field == index {
         cancelSession(events: &events)
       }
-      change([(index, value)], events: &events)
+      change(field: index, to: value, events: &events)
     case .undo:
       undo(events: &events)
     case .reset:
@@ -328,7 +328,7 @@ public struct Scoreboard: Sendable {
     }
     self.session = nil
     events.append(.editingEnded(field: field.name, committed: true))
-    change([(session.field, value)], events: &events)
+    change(field: session.field, to: value, events: &events)
   }
 
   private mutating func cancelSession(events: inout [ScoreboardEvent]) {
@@ -360,9 +360,16 @@ public struct Scoreboard: Sendable {
 
   // MARK: - Committed changes
 
-  /// Applies new values as one undoable change, reporting each field that changed.
+  /// Sets one field as one undoable change, reporting it when it changed.
   private mutating func change(
-    _ updates: [(field: Int, value: Int)], events: inout [ScoreboardEvent]
+    field: Int, to value: Int, events: inout [ScoreboardEvent]
+  ) {
+    change(CollectionOfOne((field: field, value: value)), events: &events)
+  }
+
+  /// Applies new values as one undoable change, reporting each field that changed.
+  private mutating func change<Updates: Sequence<(field: Int, value: Int)>>(
+    _ updates: Updates, events: inout [ScoreboardEvent]
   ) {
     var changes: [Change] = []
     for update in updates where values[update.field] != update.value {
@@ -406,8 +413,7 @@ public struct Scoreboard: Sendable {
 
   /// `value` moved by `amount`: numbers clamped to their limits, list indices wrapped.
   private func stepped(_ index: Int, from value: Int, by amount: Int) -> Int {
-    let field = spec.fields[index]
-    switch field.kind {
+    switch spec.fields[index].kind {
     case .number(let format):
       return min(max(value + amount, format.minimum), format.maximum)
     case .list(let values):

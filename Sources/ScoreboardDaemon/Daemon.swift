@@ -58,6 +58,7 @@ public final class Daemon {
     let configuration = self.configuration
     logic = DaemonLogic(
       board: Scoreboard(spec: configuration.scoreboard), keymaps: Self.keymaps(configuration))
+    logic.notesKeys = logger.minimumLevel <= .debug
     store = StateStore(path: configuration.service.stateFile, logger: logger)
     try store.prepare()
     control = try openControl(configuration.service)
@@ -354,6 +355,7 @@ public final class Daemon {
     }
     configuration = new
     logger.minimumLevel = new.service.logLevel
+    logic.notesKeys = logger.minimumLevel <= .debug
     devices.apply(new, at: now)
     boardDeadline = logic.step(.deadline, at: now).nextDeadline
     let health = store.health

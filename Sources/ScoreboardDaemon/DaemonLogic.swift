@@ -18,6 +18,8 @@ struct DaemonLogic {
   private(set) var keymaps: [(keypad: String, keymap: Keymap)]
   /// The time of the latest input.
   private(set) var time: Instant = .zero
+  /// Whether reactions carry `keyNotes`: only the debug log has a use for them.
+  var notesKeys = true
 
   /// One input of a step.
   enum Input {
@@ -124,12 +126,14 @@ struct DaemonLogic {
     guard let keymap = keymaps.first(where: { $0.keypad == event.keypad })?.keymap,
       let action = keymap.action(for: event)
     else {
-      if event.kind == .press {
+      if notesKeys, event.kind == .press {
         reaction.keyNotes.append(KeyNote(event: event, action: nil))
       }
       return
     }
-    reaction.keyNotes.append(KeyNote(event: event, action: action))
+    if notesKeys {
+      reaction.keyNotes.append(KeyNote(event: event, action: action))
+    }
     let time = advanceTime(to: event.time, now: now)
     perform(action, at: time, source: "keypad " + event.keypad, into: &reaction)
   }

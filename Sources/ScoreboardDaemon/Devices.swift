@@ -74,6 +74,9 @@ final class Devices {
   private var inputs: [Input] = []
   /// Whether each display and keypad was online when last asked.
   private var reported: (displays: [ControlStatus.Device], keypads: [ControlStatus.Device])?
+  /// The earliest deadline of a device at the last `watch()`; nil when none waits for
+  /// one, or before the first.
+  private var earliestDeadline: Instant?
   /// Whether each output, then each input, was online at the last look.
   private var onlineStates: [Bool] = []
 
@@ -137,6 +140,10 @@ final class Devices {
 
   /// Lets displays and keypads whose deadline has come go on with their work.
   func serviceDue(at now: Instant) {
+    // Nothing is due before the earliest deadline the last `watch()` found. A deadline
+    // set since (a frame shown in this round) is found by the next `watch()`, which
+    // wakes the loop at once if it is due.
+    if let earliestDeadline, now < earliestDeadline { return }
     for output in outputs {
       if let deadline = output.display.waitingFor.deadline, deadline <= now {
         output.display.service([], at: now)
@@ -177,6 +184,7 @@ final class Devices {
       }
       note(wait.deadline)
     }
+    earliestDeadline = earliest
     return earliest
   }
 

@@ -61,15 +61,20 @@ public struct SparkFunSerial7Segment: SerialProtocol {
   public mutating func update(to frame: Frame) -> [UInt8] {
     guard let shown else { return initialize(showing: frame) }
     let target = Self.shown(for: frame, keepingBrightness: shown.brightness)
+    // At most three commands of two bytes each besides the digits'.
     var bytes: [UInt8] = []
+    bytes.reserveCapacity(2 * (target.digits.count + 2))
     if target.brightness != shown.brightness {
-      bytes += [Command.brightness, target.brightness]
+      bytes.append(Command.brightness)
+      bytes.append(target.brightness)
     }
     for digit in target.digits.indices where target.digits[digit] != shown.digits[digit] {
-      bytes += [Command.firstDigitSegments + UInt8(digit), target.digits[digit]]
+      bytes.append(Command.firstDigitSegments + UInt8(digit))
+      bytes.append(target.digits[digit])
     }
     if target.points != shown.points {
-      bytes += [Command.points, target.points]
+      bytes.append(Command.points)
+      bytes.append(target.points)
     }
     self.shown = target
     return bytes
@@ -86,6 +91,7 @@ public struct SparkFunSerial7Segment: SerialProtocol {
         brightness: currentBrightness ?? brightness)
     }
     var digits: [UInt8] = []
+    digits.reserveCapacity(digitCount)
     var points: UInt8 = 0
     for digit in 0..<digitCount {
       let cell = digit < frame.cells.count ? frame.cells[digit] : .blank
