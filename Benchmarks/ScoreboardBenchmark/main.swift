@@ -113,7 +113,7 @@ struct LatencyFigures {
   var cpu: [Double] = []
 }
 
-let latencyRuns = 3
+let latencyRuns = quick ? 2 : 5
 let latencyKeys = scenarios.count(2_000)
 var latency: [KeyOrder: [Subject: LatencyFigures]] = [:]
 for run in 1...latencyRuns {

@@ -15,7 +15,8 @@ import ScoreboardCore
 ///   known are pressed, at the time of that `SYN_REPORT`.
 struct EvdevKeyDecoder {
   private static let numLock = KeyCode(name: "KEY_NUMLOCK")!.rawValue
-  private static let shiftKeys: Set<UInt16> = [
+  /// Two codes, looked at for every key: an array, not a set, so that no hashing is done.
+  private static let shiftKeys: [UInt16] = [
     KeyCode(name: "KEY_LEFTSHIFT")!.rawValue, KeyCode(name: "KEY_RIGHTSHIFT")!.rawValue,
   ]
 
