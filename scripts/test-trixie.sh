@@ -32,11 +32,12 @@ readonly mirror="${SCOREBOARDD_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 # Where the clone appears inside the root.
 readonly inside=/scoreboardd
 # What `make test` needs in the root. libc6-dev must be named: it is only a Recommends of
-# gcc, and without it linking fails on Scrt1.o. systemd for the unit checks, groff-base
-# for the man pages, python3 and util-linux (setpriv) for the integration tests.
+# gcc, and without it linking fails on Scrt1.o. systemd, procps (/bin/kill) and man-db
+# for the unit checks, groff-base for the man pages, python3 and util-linux (setpriv) for
+# the integration tests.
 readonly packages=(
   swiftlang libgpiod-dev libinih-dev pkg-config make git libc6-dev libstdc++-14-dev
-  systemd groff-base python3 util-linux
+  systemd procps man-db groff-base python3 util-linux
 )
 
 fail() {
