@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestExpectations
 import Testing
 
 // The signals are raised with raise(), which sends them to the calling thread: that is
@@ -54,7 +55,7 @@ import Testing
     let (readEnd, writeEnd) = try FileDescriptor.pipe()
     defer { try? writeEnd.close() }
     try readEnd.close()
-    let error = #expect(throws: IOError.self) { try writeEnd.writeAll("12") }
+    let error = expectError(IOError.self) { try writeEnd.writeAll("12") }
     #expect(error?.errno == .brokenPipe)
   }
 
