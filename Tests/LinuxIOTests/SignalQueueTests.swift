@@ -59,9 +59,11 @@ import Testing
     #expect(error?.errno == .brokenPipe)
   }
 
+  // SIGWINCH is 28 on every Linux architecture. (Swift 6.0.3 crashes on a test argument
+  // that interpolates a C macro.)
   @Test(arguments: [
     (Signal.interrupt, "SIGINT"), (.terminate, "SIGTERM"), (.hangUp, "SIGHUP"),
-    (Signal(rawValue: SIGWINCH), "signal \(SIGWINCH)"),
+    (Signal(rawValue: SIGWINCH), "signal 28"),
   ])
   func description(signal: Signal, expected: String) {
     #expect(signal.description == expected)
