@@ -20,6 +20,7 @@
 # Environment:
 #   SCOREBOARDD_CACHE          cache folder (default: ~/.cache/scoreboardd)
 #   SCOREBOARDD_DEBIAN_MIRROR  Debian mirror URI (default: http://deb.debian.org/debian)
+# shellcheck disable=SC2317  # the clean-up functions are called from a trap
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -97,7 +98,34 @@ mount_on() {
   mounted+=("$point")
 }
 
-# shellcheck disable=SC2317  # called by the trap
+# Prints the processes whose root folder is $1: what runs in the root, whichever process
+# group or session it has made for itself (a test binary, the daemons tests start).
+processes_in() {
+  local dir process
+  dir=$(realpath -m "$1")
+  for process in /proc/[0-9]*; do
+    [ "$(readlink "$process/root" 2>/dev/null)" = "$dir" ] && echo "${process#/proc/}"
+  done
+  return 0
+}
+
+# Stops every process in the root folder $1, so that its mounts can go: TERM, and KILL
+# to what is left 10 s later.
+stop_processes_in() {
+  local left tries=0
+  left=$(processes_in "$1")
+  [ -n "$left" ] || return 0
+  # shellcheck disable=SC2086  # one process ID a word
+  kill -TERM $left 2>/dev/null || true
+  while [ -n "$left" ] && [ "$tries" -lt 100 ]; do
+    sleep 0.1
+    tries=$((tries + 1))
+    left=$(processes_in "$1")
+  done
+  # shellcheck disable=SC2086
+  [ -z "$left" ] || kill -KILL $left 2>/dev/null || true
+}
+
 cleanup() {
   local status=$?
   if [ -n "$child" ]; then
@@ -105,6 +133,8 @@ cleanup() {
     wait "$child" 2>/dev/null || true
     child=""
   fi
+  stop_processes_in "$root"
+  stop_processes_in "$root.new"
   unmount_all
   exit "$status"
 }
