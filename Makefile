@@ -3,6 +3,8 @@
 #   make demo    the scoreboard in this terminal, typed on this keyboard (no hardware)
 #   make test    everything CI checks: warnings as errors, formatting, all tests
 #   make test-gpiod2  all tests again, built against libgpiod 2 (downloaded, not installed)
+#   make test-trixie  make test again in a Debian trixie root, with trixie's own Swift
+#                  (swiftlang 6.0) and libgpiod 2.2 (scripts/test-trixie.sh; needs root)
 #   make test-hil  the daemon on real kernel devices in a QEMU virtual machine, against
 #                  libgpiod 1.6 and 2 (Tests/HIL/run.sh)
 #   make test-powercut  the power of that virtual machine cut in the middle of changes,
@@ -22,6 +24,8 @@ DEB_PACKAGES := pkg-config libinih-dev libgpiod-dev
 # Warnings are errors everywhere, so a warning never slips into a commit.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks
+# LINT=no leaves out the format lint of make test, for a toolchain without `swift format`.
+LINT ?= yes
 
 # Where `make install` puts things. PREFIX and DESTDIR as usual.
 PREFIX ?= /usr/local
@@ -46,7 +50,7 @@ MAN_PAGES := docs/man/scoreboardd.8 docs/man/scoreboardd.conf.5 docs/man/scorebo
 EXAMPLES := $(wildcard Config/examples/*.conf)
 DOCS := $(wildcard docs/*.md)
 
-.PHONY: all deps toolchain build demo test test-gpiod2 test-hil test-powercut bench fuzz
+.PHONY: all deps toolchain build demo test test-gpiod2 test-trixie test-hil test-powercut bench fuzz
 .PHONY: lint format clean
 .PHONY: check-man install uninstall
 
@@ -106,7 +110,7 @@ format: toolchain
 
 test: deps toolchain
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
+	$(if $(filter no,$(LINT)),@echo "format lint: left out (LINT=no)",$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS))
 	$(SWIFT) test $(SWIFT_FLAGS)
 	bash systemd/check-unit.sh "$$($(SWIFT) build --show-bin-path)/scoreboardd"
 	@$(MAKE) --no-print-directory check-man
@@ -126,6 +130,13 @@ check-man:
 # (see scripts/libgpiod2.sh), and runs every test on it.
 test-gpiod2: deps toolchain
 	SWIFT="$(SWIFT)" bash scripts/libgpiod2.sh
+
+# Debian trixie ships its own Swift (swiftlang 6.0), libgpiod 2.2 and libinih: this runs
+# the whole of make test with them, in a trixie root made by debootstrap in
+# ~/.cache/scoreboardd/trixie-root (made once, again when its package list changes) with
+# the clone bind-mounted in it and its own build folder (see scripts/test-trixie.sh).
+test-trixie:
+	bash scripts/test-trixie.sh
 
 # Hardware in the loop: the release daemon, built against libgpiod 1.6 and 2, runs in a
 # QEMU guest with a Debian kernel on gpio-sim lines, a uinput keypad and a real UART (see

@@ -55,9 +55,8 @@ import Testing
     #expect(result.status == 0, "\(result.error)")
     #expect(result.output == output)
     if arguments != ["help"] {
-      #expect(
-        fixture.handler.requests.map(\.request)
-          == [try ControlRequest(parsing: arguments.joined(separator: " "))])
+      let request = try ControlRequest(parsing: arguments.joined(separator: " "))
+      #expect(fixture.handler.requests.map(\.request) == [request])
     }
   }
 

@@ -53,10 +53,15 @@ import Testing
   /// Starts the daemon on a fresh pseudo-terminal keypad.
   static func start(cursor: String = "none") throws -> (DaemonProcess, PseudoTerminal) {
     let terminal = try PseudoTerminal.open()
+    return (try start(on: terminal, cursor: cursor), terminal)
+  }
+
+  /// The daemon with its keypad on `terminal`.
+  static func start(on terminal: PseudoTerminal, cursor: String = "none") throws -> DaemonProcess {
     let folder = try TemporaryFolder()
     let path = try folder.write(
       "scoreboardd.conf", configuration(keypadDevice: terminal.slavePath, cursor: cursor))
-    return (try DaemonProcess(arguments: ["--config", path], folder: folder), terminal)
+    return try DaemonProcess(arguments: ["--config", path], folder: folder)
   }
 
   static func type(_ text: String, on terminal: PseudoTerminal) throws {
@@ -107,13 +112,15 @@ import Testing
 
   @Test(arguments: [SIGTERM, SIGINT])
   func theTerminalIsRestoredOnExit(signal: CInt) throws {
-    let (daemon, terminal) = try Self.start()
+    let terminal = try PseudoTerminal.open()
     let slave = open(terminal.slavePath, O_RDWR | O_NOCTTY)
     #expect(slave >= 0)
     defer { close(slave) }
+    // Read before the daemon starts, which may put the terminal in raw mode at once.
     var before = termios()
     tcgetattr(slave, &before)
     #expect(before.c_lflag & tcflag_t(ICANON) != 0, "a fresh pseudo-terminal is canonical")
+    let daemon = try Self.start(on: terminal)
 
     #expect(daemon.waitForLine { $0.hasPrefix("main:") } != nil)
     var raw = termios()

@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestExpectations
 import Testing
 
 @Suite struct ErrnoTests {
@@ -23,7 +24,7 @@ import Testing
   }
 
   @Test func openOfMissingFileThrowsWithPath() throws {
-    let error = #expect(throws: IOError.self) {
+    let error = expectError(IOError.self) {
       try FileDescriptor.open("/nonexistent/scoreboard", .readOnly)
     }
     #expect(error?.errno == .noSuchFileOrDirectory)

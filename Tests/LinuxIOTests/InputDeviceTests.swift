@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestExpectations
 import TestSupport
 import Testing
 
@@ -121,7 +122,7 @@ import Testing
     readOnly.close()
 
     chmod(path, 0)
-    let error = #expect(throws: IOError.self) { try InputDevice(path: path, writable: false) }
+    let error = expectError(IOError.self) { try InputDevice(path: path, writable: false) }
     #expect(
       error?.description
         == "open \(path): \(Errno.permissionDenied); add the user running scoreboardd to the "

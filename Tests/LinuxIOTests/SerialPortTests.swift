@@ -1,6 +1,7 @@
 import CScoreboardLinux
 @preconcurrency import Glibc
 import ScoreboardSettings
+import TestExpectations
 import Testing
 
 @testable import LinuxIO
@@ -166,7 +167,7 @@ import Testing
   func settingsTheDriverKeepsThrowAndClose(_ settings: SerialSettings, _ refused: String) throws {
     let pseudoTerminal = try PseudoTerminal.open()
     defer { try? pseudoTerminal.master.close() }
-    let error = #expect(throws: SerialSettingsError.self) {
+    let error = expectError(SerialSettingsError.self) {
       try SerialPort(path: pseudoTerminal.slavePath, settings: settings)
     }
     #expect(
@@ -229,7 +230,7 @@ import Testing
   func invalidSettingsThrowWhatIsSupported(_ settings: SerialSettings, _ message: String) throws {
     let pseudoTerminal = try PseudoTerminal.open()
     defer { try? pseudoTerminal.master.close() }
-    let error = #expect(throws: SerialSettingsError.self) {
+    let error = expectError(SerialSettingsError.self) {
       try SerialPort(path: pseudoTerminal.slavePath, settings: settings)
     }
     #expect(error?.description == message)
@@ -242,7 +243,7 @@ import Testing
   }
 
   @Test func missingPathThrowsNoSuchFile() {
-    let error = #expect(throws: IOError.self) {
+    let error = expectError(IOError.self) {
       try SerialPort(path: "/nonexistent/ttyUSB0", settings: SerialSettings())
     }
     #expect(error?.operation == "open")
@@ -252,7 +253,7 @@ import Testing
   }
 
   @Test func aFileThatIsNoTerminalThrowsNotATerminal() {
-    let error = #expect(throws: IOError.self) {
+    let error = expectError(IOError.self) {
       try SerialPort(path: "/dev/null", settings: SerialSettings())
     }
     #expect(error?.errno == .notTerminal)
@@ -263,13 +264,13 @@ import Testing
     let pair = try PortOnPseudoTerminal()
     try pair.closeMaster()
 
-    let writeError = #expect(throws: IOError.self) { try write([0x76], to: pair.port) }
+    let writeError = expectError(IOError.self) { try write([0x76], to: pair.port) }
     #expect(writeError?.errno == .ioError)
     #expect(writeError?.operation == "write")
     #expect(writeError?.path == pair.port.path)
 
     var buffer = [UInt8](repeating: 0, count: 16)
-    let readError = #expect(throws: IOError.self) {
+    let readError = expectError(IOError.self) {
       try buffer.withUnsafeMutableBytes { try pair.port.read(into: $0) }
     }
     #expect(readError?.errno == .ioError)

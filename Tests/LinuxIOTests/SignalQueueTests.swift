@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestExpectations
 import Testing
 
 // The signals are raised with raise(), which sends them to the calling thread: that is
@@ -54,13 +55,15 @@ import Testing
     let (readEnd, writeEnd) = try FileDescriptor.pipe()
     defer { try? writeEnd.close() }
     try readEnd.close()
-    let error = #expect(throws: IOError.self) { try writeEnd.writeAll("12") }
+    let error = expectError(IOError.self) { try writeEnd.writeAll("12") }
     #expect(error?.errno == .brokenPipe)
   }
 
+  // SIGWINCH is 28 on every Linux architecture. (Swift 6.0.3 crashes on a test argument
+  // that interpolates a C macro.)
   @Test(arguments: [
     (Signal.interrupt, "SIGINT"), (.terminate, "SIGTERM"), (.hangUp, "SIGHUP"),
-    (Signal(rawValue: SIGWINCH), "signal \(SIGWINCH)"),
+    (Signal(rawValue: SIGWINCH), "signal 28"),
   ])
   func description(signal: Signal, expected: String) {
     #expect(signal.description == expected)

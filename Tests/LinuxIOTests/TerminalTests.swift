@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import TestExpectations
 import Testing
 
 @Suite struct TerminalTests {
@@ -102,7 +103,7 @@ import Testing
       try? readEnd.close()
       try? writeEnd.close()
     }
-    let error = #expect(throws: IOError.self) { try TerminalMode(keypadInputOn: readEnd) }
+    let error = expectError(IOError.self) { try TerminalMode(keypadInputOn: readEnd) }
     #expect(error?.errno == .notTerminal)
     #expect(error?.operation == "tcgetattr")
   }

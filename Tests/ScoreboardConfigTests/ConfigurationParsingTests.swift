@@ -1,5 +1,6 @@
 import ScoreboardConfig
 import ScoreboardCore
+import TestExpectations
 import Testing
 
 @Suite struct ConfigurationParsingTests {
@@ -205,7 +206,7 @@ import Testing
       [scoreboard]
       undo-depth = 0
       """
-    let error = #expect(throws: ConfigurationError.self) {
+    let error = expectError(ConfigurationError.self) {
       try Configuration.parse(text, path: "demo.conf")
     }
     #expect(

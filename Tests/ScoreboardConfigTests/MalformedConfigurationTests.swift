@@ -1,4 +1,5 @@
 import ScoreboardConfig
+import TestExpectations
 import Testing
 
 @Suite struct MalformedConfigurationTests {
@@ -425,7 +426,7 @@ import Testing
 
   @Test(arguments: cases + gpioCases + evdevCases)
   func reportsTheProblem(_ configuration: MalformedConfiguration) {
-    let error = #expect(throws: ConfigurationError.self) {
+    let error = expectError(ConfigurationError.self) {
       try Configuration.parse(configuration.text, path: "demo.conf")
     }
     #expect(error?.description == configuration.diagnostics)

@@ -1,4 +1,5 @@
 import ScoreboardCore
+import TestExpectations
 import Testing
 
 @Suite struct SavedStateTests {
@@ -192,7 +193,7 @@ import Testing
         + "found \"score home 12\""),
   ])
   func malformedFilesAreRefusedWithTheLine(malformed: Malformed) {
-    let error = #expect(throws: SavedStateError.self) {
+    let error = expectError(SavedStateError.self) {
       try SavedState(parsing: malformed.text)
     }
     #expect(error?.description == malformed.error)

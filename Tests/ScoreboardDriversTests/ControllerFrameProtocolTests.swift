@@ -46,10 +46,14 @@ import Testing
     #expect(bytes == hex.split(separator: " ").map { UInt8($0, radix: 16)! })
   }
 
+  /// Sixty-four cells, each with its own segments. (Swift 6.0.3 crashes on a closure in the
+  /// arguments of a test, so the list is made here.)
+  static let longFrameCells = (0..<64).map { Segments(rawValue: UInt8($0 * 4 + 2)) }
+
   @Test(arguments: [
     Frame(cells: [.dp], brightness: 0),
     Frame(cells: [[.b], [.a, .b], [.b, .c], [.a, .c], .init(rawValue: 0xFF)], brightness: 15),
-    Frame(cells: (0..<64).map { Segments(rawValue: UInt8($0 * 4 + 2)) }, brightness: 3),
+    Frame(cells: longFrameCells, brightness: 3),
     Frame(cells: [.blank, .blank], brightness: 9, isBlank: true),
   ])
   func receiverReconstructsEveryFrame(frame: Frame) {

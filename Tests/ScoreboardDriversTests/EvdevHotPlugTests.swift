@@ -1,6 +1,7 @@
 @preconcurrency import Glibc
 import ScoreboardCore
 import ScoreboardDrivers
+import TestExpectations
 import Testing
 
 @testable import LinuxIO
@@ -124,7 +125,7 @@ import Testing
 
   @Test func requiredKeypadThrowsWhenAbsent() throws {
     let pattern = "\(folder.path)/by-id/*-event-kbd"
-    let error = #expect(throws: InputDeviceNotFound.self) {
+    let error = expectError(InputDeviceNotFound.self) {
       try keypad(.glob(pattern), required: true)
     }
     #expect(error?.description == "no input device matches \(pattern)")
@@ -137,7 +138,7 @@ import Testing
     let node = "\(folder.path)/event3"
     let socket = try Self.bindSocket(at: node)
     defer { close(socket) }
-    let error = #expect(throws: InputDeviceNotFound.self) {
+    let error = expectError(InputDeviceNotFound.self) {
       try keypad(.path(node), required: true)
     }
     let reason = "open \(node): \(Errno(rawValue: ENXIO))"

@@ -57,11 +57,12 @@ import Testing
 
   @Test func shiftMakesShiftedKeysUntilTheirRelease() throws {
     let keypad = try keypad()
-    try folder.send(
+    let shiftedTab: [InputEvent] =
       Self.key("KEY_LEFTSHIFT", 1) + Self.key("KEY_TAB", 1) + Self.key("KEY_LEFTSHIFT", 0)
-        + Self.key("KEY_TAB", 2) + Self.key("KEY_TAB", 0) + Self.key("KEY_TAB", 1)
-        + Self.key("KEY_RIGHTSHIFT", 1) + Self.key("KEY_H", 1),
-      to: "event3")
+    let heldTab: [InputEvent] =
+      Self.key("KEY_TAB", 2) + Self.key("KEY_TAB", 0) + Self.key("KEY_TAB", 1)
+    let shiftedH: [InputEvent] = Self.key("KEY_RIGHTSHIFT", 1) + Self.key("KEY_H", 1)
+    try folder.send(shiftedTab + heldTab + shiftedH, to: "event3")
     let events = try keypad.readEvents(count: 8, at: .zero)
     #expect(
       Self.described(events) == [

@@ -2,6 +2,7 @@ import LinuxIO
 import ScoreboardCore
 import ScoreboardDrivers
 import ScoreboardSettings
+import TestExpectations
 import TestSupport
 import Testing
 
@@ -158,9 +159,8 @@ import Testing
   @Test func failedRequestThrowsNamingTheLine() throws {
     let backend = FakeGPIOBackend()
     backend.failure = GPIOError(operation: "request", line: "GPIO17", errno: .busy)
-    let error = try #require(throws: GPIOError.self) {
-      try keypad(backend: backend, kernelDebounce: false)
-    }
+    let error = try #require(
+      expectError(GPIOError.self) { try keypad(backend: backend, kernelDebounce: false) })
     #expect(error.description.contains("GPIO17"))
     #expect(error.description.contains("another program"))
   }

@@ -57,7 +57,8 @@ import Testing
     _ = bench.show(GPIOFixtures.frame("12.8"))
     // SparkFun's example: a = 1<<0, b = 1<<6, c = 1<<5, d = 1<<4, e = 1<<3, f = 1<<1,
     // g = 1<<2, dp = 1<<7, shifted MSB first.
-    #expect(bench.chain.outputs == [0x60, 0x5D | 0x80, 0x7F])
+    let expected: [UInt8] = [0x60, 0x5D | 0x80, 0x7F]
+    #expect(bench.chain.outputs == expected)
   }
 
   @Test func anyPermutationOfSegments() throws {

@@ -2,6 +2,7 @@
 import LinuxIO
 import ScoreboardCore
 import ScoreboardDrivers
+import TestExpectations
 import Testing
 
 @Suite struct TerminalKeypadTests {
@@ -79,7 +80,7 @@ import Testing
   }
 
   @Test func missingDeviceNamesThePath() {
-    let error = #expect(throws: IOError.self) {
+    let error = expectError(IOError.self) {
       try TerminalKeypad(name: "numpad", device: "/dev/nonexistent-keypad")
     }
     #expect(
