@@ -75,10 +75,7 @@ deps:
 	fi
 
 toolchain:
-	@command -v $(SWIFT) >/dev/null 2>&1 || { \
-	  echo "The Swift toolchain (6.0 or later) is not on PATH."; \
-	  echo "Install it from the Swift project's Linux packages and add its usr/bin to PATH."; \
-	  exit 1; }
+	@bash scripts/toolchain.sh "$(SWIFT)"
 
 # The Swift runtime is linked in, so that the installed programs need only the
 # system's C libraries: not the toolchain, which may sit in a home directory the
