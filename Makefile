@@ -21,6 +21,9 @@
 SWIFT ?= swift
 # Debian packages the build needs (system C libraries and their pkg-config files).
 DEB_PACKAGES := pkg-config libinih-dev libgpiod-dev
+# What make test's checks of the unit and the man pages run (systemd-analyze, man, groff):
+# always there on a Raspberry Pi, not in a minimal Debian root.
+CHECK_PACKAGES := systemd procps man-db groff-base
 # Warnings are errors everywhere, so a warning never slips into a commit.
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 FORMAT_PATHS := Package.swift Sources Tests Benchmarks
@@ -59,7 +62,7 @@ all: build
 # Installs missing Debian packages when run as root; otherwise prints the exact command.
 deps:
 	@missing=""; \
-	for package in $(DEB_PACKAGES); do \
+	for package in $(DEB_PACKAGES) $(CHECK_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q 'install ok installed' \
 	    || missing="$$missing $$package"; \
 	done; \
