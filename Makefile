@@ -10,6 +10,11 @@
 #   make test-powercut  the power of that virtual machine cut in the middle of changes,
 #                  CUTS times (12, as CI; CUTS=100 for the full run): not one value the
 #                  daemon acknowledged may be lost (Tests/HIL/powercut.sh)
+#   make deb     the Debian packages for trixie, arm64 (cross-compiled) and amd64, checked by
+#                  lintian, in dist/ (scripts/deb.sh; needs root)
+#   make test-arm64  the packages' user journey on an emulated Raspberry Pi: apt install,
+#                  the service under systemd on real kernel devices, upgrade and purge, in
+#                  a Debian trixie arm64 virtual machine (Tests/ARM64/run.sh; needs root)
 #   make build   a release build of scoreboardd and scoreboardctl
 #   make bench   the benchmarks, which print their figures and write Benchmarks/results.md
 #   make fuzz    the libFuzzer targets (address sanitizer) of every parser of outside bytes,
@@ -54,6 +59,7 @@ EXAMPLES := $(wildcard Config/examples/*.conf)
 DOCS := $(wildcard docs/*.md)
 
 .PHONY: all deps toolchain build demo test test-gpiod2 test-trixie test-hil test-powercut bench fuzz
+.PHONY: deb test-arm64
 .PHONY: lint format clean
 .PHONY: check-man install uninstall
 
@@ -137,6 +143,23 @@ test-gpiod2: deps toolchain
 # the clone bind-mounted in it and its own build folder (see scripts/test-trixie.sh).
 test-trixie:
 	bash scripts/test-trixie.sh
+
+# The Debian packages scoreboardd_VERSION_arm64.deb and _amd64.deb (with -dbgsym packages
+# and build records) for Debian and Raspberry Pi OS trixie, built with trixie's own Swift
+# in the root of make test-trixie, which also holds the arm64 libraries and Swift runtime
+# the arm64 programs are cross-compiled against; then lintian, which must find no error
+# and no warning. Into dist/ (DEB_OUT= for another folder), printed at the end.
+DEB_OUT ?= dist
+deb:
+	bash scripts/deb.sh --out "$(DEB_OUT)"
+
+# The arm64 package, and a second build with a higher version, installed with apt in a
+# Debian trixie arm64 system under qemu-system-aarch64 with systemd as PID 1: the service
+# on a uinput keypad, gpio-sim buttons and MAX7219, and an S7S on the PL011 UART; reload,
+# kill -9, scoreboardctl permissions, stop, upgrade and purge. The disk image is made
+# once in ~/.cache/scoreboardd/arm64 (Tests/ARM64/image.sh); see Tests/ARM64/run.sh.
+test-arm64:
+	bash Tests/ARM64/run.sh
 
 # Hardware in the loop: the release daemon, built against libgpiod 1.6 and 2, runs in a
 # QEMU guest with a Debian kernel on gpio-sim lines, a uinput keypad and a real UART (see

@@ -1,10 +1,11 @@
 import LinuxIO
 import ScoreboardConfig
+import ScoreboardCore
 
 /// `scoreboardd`'s command line: what it asks for, and the exit code it ends with.
 public enum CommandLineInterface {
   /// The version `--version` prints.
-  public static let version = "0.1.0"
+  public static let version = ProductVersion.text
 
   static let usage = """
     Usage: scoreboardd [--config FILE] [--state-file FILE|none] [--control-socket PATH|none]

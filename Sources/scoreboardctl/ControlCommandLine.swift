@@ -5,7 +5,7 @@ import ScoreboardCore
 /// answer.
 enum ControlCommandLine {
   /// The version `--version` prints, scoreboardd's.
-  static let version = "0.1.0"
+  static let version = ProductVersion.text
   /// The socket used when neither `--socket` nor `SCOREBOARDD_SOCKET` names one:
   /// scoreboardd's default.
   static let defaultSocket = "/run/scoreboardd/control"

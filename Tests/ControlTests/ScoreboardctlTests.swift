@@ -233,6 +233,6 @@ import Testing
     #expect(help.output.contains("/run/scoreboardd/control"))
     let version = try Self.scoreboardctl(["-V"], against: nil)
     #expect(version.status == 0)
-    #expect(version.output == "scoreboardctl 0.1.0\n")
+    #expect(version.output == "scoreboardctl \(ProductVersion.text)\n")
   }
 }
