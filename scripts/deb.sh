@@ -89,8 +89,11 @@ fi
 
 echo "=== deb.sh: packages"
 for deb in "$out"/scoreboardd_*.deb; do
-  echo "${deb##*/}: $(du -k "$deb" | cut -f1) kB;" \
-    "$(dpkg-deb -f "$deb" Depends)"
+  echo "${deb##*/}: $(du -k "$deb" | cut -f1) kB"
+  echo "  Depends: $(dpkg-deb -f "$deb" Depends)"
+  dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/sbin/scoreboardd >"$root/tmp/scoreboardd.packaged"
+  echo "  /usr/sbin/scoreboardd: $(in_root "$root" file -b /tmp/scoreboardd.packaged)"
+  rm -f "$root/tmp/scoreboardd.packaged"
 done
 [ "$status" = 0 ] || fail "lintian found errors or warnings"
 echo "$out"
