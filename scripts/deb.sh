@@ -38,7 +38,11 @@ while [ $# -gt 0 ]; do
 done
 [ ${#arches[@]} -gt 0 ] || arches=(arm64 amd64)
 for arch in "${arches[@]}"; do
-  case "$arch" in amd64 | arm64) ;; *) fail "unknown architecture '$arch' (amd64 or arm64)" ;; esac
+  case "$arch" in
+    amd64 | arm64) ;;
+    armhf | armel) fail "no $arch package: Debian has no Swift for 32-bit ARM; build from source there (README)" ;;
+    *) fail "unknown architecture '$arch' (amd64 or arm64)" ;;
+  esac
 done
 [ "$(uname -m)" = x86_64 ] || fail "builds on x86_64 machines only (the root is amd64)"
 

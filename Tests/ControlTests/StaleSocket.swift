@@ -3,7 +3,7 @@
 /// Leaves a socket file at `path` that nothing listens on, as a daemon killed with
 /// SIGKILL leaves its control socket.
 func makeStaleSocket(at path: String) throws {
-  let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+  let descriptor = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
   guard descriptor != -1 else { throw StaleSocketError(errno: errno) }
   defer { close(descriptor) }
   var address = sockaddr_un()

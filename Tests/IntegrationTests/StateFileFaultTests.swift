@@ -90,7 +90,7 @@ import Testing
 
     // Space again: the next change is saved, and survives a power cut.
     board.disk.remove("filler")
-    #expect(board.client.request("set home 4") == "ok home 4")
+    #expect(board.client.request("set home 4") == "ok home 4", "disk: \(board.disk.freeSpace)")
     #expect(board.client.request("status")?.hasSuffix(" state-file=saved") == true)
     #expect(board.daemon.waitForStderr { $0.contains("the scores are saved in") })
     try board.killAndRestart()

@@ -113,7 +113,7 @@ import Testing
   @Test(arguments: [SIGTERM, SIGINT])
   func theTerminalIsRestoredOnExit(signal: CInt) throws {
     let terminal = try PseudoTerminal.open()
-    let slave = open(terminal.slavePath, O_RDWR | O_NOCTTY)
+    let slave = open(terminal.slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
     #expect(slave >= 0)
     defer { close(slave) }
     // Read before the daemon starts, which may put the terminal in raw mode at once.

@@ -183,7 +183,7 @@ import Testing
 
   /// A Unix socket bound at `path`; the caller closes it.
   static func bindSocket(at path: String) throws -> CInt {
-    let socket = Glibc.socket(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0)
+    let socket = Glibc.socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
     try #require(socket != -1)
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)

@@ -30,7 +30,7 @@ public final class TemporaryFolder {
   @discardableResult
   public func write(_ name: String, _ contents: String) throws -> String {
     let file = path(of: name)
-    guard let stream = fopen(file, "w") else {
+    guard let stream = fopen(file, "we") else {
       throw TestSupportError("cannot write \(file): errno \(errno)")
     }
     fputs(contents, stream)

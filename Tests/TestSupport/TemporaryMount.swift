@@ -42,9 +42,10 @@ public final class TemporaryMount {
   }
 
   /// Fills the file system to the last byte with a file named `name`, which
-  /// `remove(name)` frees again.
+  /// `remove(name)` frees again. The file is opened close-on-exec: a daemon another test
+  /// starts meanwhile must not inherit it, or its space would stay taken after `remove`.
   public func fill(with name: String) {
-    guard let stream = fopen("\(path)/\(name)", "w") else { return }
+    guard let stream = fopen("\(path)/\(name)", "we") else { return }
     let chunk = [UInt8](repeating: 0x55, count: 1024)
     while fwrite(chunk, 1, chunk.count, stream) == chunk.count {}
     while fwrite(chunk, 1, 1, stream) == 1 {}
@@ -65,6 +66,14 @@ public final class TemporaryMount {
   /// Removes the file `name` (to free space or an inode).
   public func remove(_ name: String) {
     unlink("\(path)/\(name)")
+  }
+
+  /// The free blocks and inodes, as `df` would report them, for a test's messages.
+  public var freeSpace: String {
+    var status = statvfs()
+    guard statvfs(path, &status) == 0 else { return "statvfs failed: errno \(errno)" }
+    return "\(status.f_bavail) of \(status.f_blocks) blocks of \(status.f_bsize) bytes free, "
+      + "\(status.f_favail) of \(status.f_files) inodes"
   }
 
   /// Unmounts the file system; calling it again does nothing.
