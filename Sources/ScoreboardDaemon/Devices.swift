@@ -391,6 +391,8 @@ final class Devices {
       let hungUp = keypad.terminalHungUp
       if hungUp {
         logger.notice("keypad \(keypad.name): the terminal hung up")
+      } else if let end = error as? EndOfInput, end.hadNothingToRead {
+        logger.info("keypad \(keypad.name): \(end); not reading it")
       } else {
         logger.warning("keypad \(keypad.name): \(error); no longer reading it")
       }

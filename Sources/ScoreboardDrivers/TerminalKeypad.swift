@@ -18,6 +18,8 @@ public final class TerminalKeypad: Keypad {
   private let terminalMode: TerminalMode?
   /// Whether the keypad reads a terminal (and not a pipe or a file).
   private let readsTerminal: Bool
+  /// Whether the keypad reads /dev/null, standard input under systemd.
+  private let readsNullDevice: Bool
   private var decoder = TerminalKeyDecoder()
   private var isClosed = false
 
@@ -40,6 +42,7 @@ public final class TerminalKeypad: Keypad {
       ownsDescriptor = false
     }
     readsTerminal = fileDescriptor.isTerminal
+    readsNullDevice = !readsTerminal && Self.isNullDevice(fileDescriptor)
     do {
       terminalMode = readsTerminal ? try TerminalMode(keypadInputOn: fileDescriptor) : nil
     } catch var error as IOError {
@@ -53,6 +56,14 @@ public final class TerminalKeypad: Keypad {
 
   deinit {
     close()
+  }
+
+  /// Whether `descriptor` is open on /dev/null.
+  private static func isNullDevice(_ descriptor: FileDescriptor) -> Bool {
+    guard let open = try? descriptor.status(), open.kind == .characterDevice,
+      let null = try? FileStatus.ofEntry(at: "/dev/null")
+    else { return false }
+    return open.identity == null.identity
   }
 
   /// Reads once what is available (at most 256 bytes) and returns its keys as presses at
@@ -71,7 +82,7 @@ public final class TerminalKeypad: Keypad {
       error.path = source
       throw error
     }
-    guard count > 0 else { throw EndOfInput(keypad: name) }
+    guard count > 0 else { throw EndOfInput(keypad: name, hadNothingToRead: readsNullDevice) }
     return decoder.decode(buffer[..<count]).map {
       KeyEvent(keypad: name, key: $0, kind: .press, time: time)
     }

@@ -55,6 +55,33 @@ import Testing
     #expect(daemon.waitForExit() == 0)
   }
 
+  /// Under systemd standard input is /dev/null: a terminal keypad there (the reference
+  /// configuration's, on the first start after installing the package) is mentioned once,
+  /// as information, not as a fault, and the daemon runs on.
+  @Test func aTerminalKeypadOnTheServicesNullInputIsInformationNotAWarning() throws {
+    let folder = try TemporaryFolder()
+    let keypad = """
+      [keypad console]
+      driver = terminal
+      keymap = keys
+
+      [keymap keys]
+      KEY_H = add home +1
+      """
+    let path = try folder.write(
+      "service.conf", Self.configuration(folder: folder, extra: keypad))
+    let daemon = try DaemonProcess(arguments: ["--config", path], folder: folder)
+    let line =
+      "<6>keypad console: standard input is /dev/null, as for a service, which has no "
+      + "terminal; not reading it"
+    #expect(daemon.waitForStderr { $0.contains(line) }, "\(daemon.stderrText)")
+    #expect(!daemon.stderrText.contains("<4>"), "\(daemon.stderrText)")
+    let client = try ControlClient(path: folder.path(of: "control"))
+    #expect(client.request("set home 3") == "ok home 3")
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
   @Test func reloadAppliesAGoodFileAndKeepsTheScores() throws {
     let folder = try TemporaryFolder()
     let path = try folder.write("reload.conf", Self.configuration(folder: folder))
