@@ -12,14 +12,21 @@ public struct Frame: Hashable, Sendable {
   /// space for each cell the blinking cursor or a refusal flash has dark. For displays
   /// that take text rather than segments.
   public var fieldTexts: [String: String]
+  /// The cells followed by a lit colon (a clock's `12:34` has one after cell 1), in
+  /// increasing order; nil when no clock is on the display. The cell before a colon also
+  /// has its decimal point lit, for displays that have no colon: a display with a colon
+  /// there shows the colon instead of that point.
+  public var colons: [Int]?
 
   public init(
-    cells: [Segments], brightness: Int, isBlank: Bool = false, fieldTexts: [String: String] = [:]
+    cells: [Segments], brightness: Int, isBlank: Bool = false, fieldTexts: [String: String] = [:],
+    colons: [Int]? = nil
   ) {
     self.cells = cells
     self.brightness = brightness
     self.isBlank = isBlank
     self.fieldTexts = fieldTexts
+    self.colons = colons
   }
 
   /// A dark frame of `cellCount` cells.
@@ -33,6 +40,9 @@ public struct Frame: Hashable, Sendable {
     guard cells != self.cells.indices else { return self }
     var frame = self
     frame.cells = cells.map { self.cells.indices.contains($0) ? self.cells[$0] : .blank }
+    frame.colons = colons.map { colons in
+      colons.filter { cells.contains($0) }.map { $0 - cells.lowerBound }
+    }
     return frame
   }
 
