@@ -19,11 +19,14 @@ public struct Configuration: Hashable, Sendable {
   public var keypads: [KeypadConfiguration]
   /// Every `[keymap NAME]` section, by name, including those no keypad uses.
   public var keymaps: [String: Keymap]
+  /// The horns and buzzers, in file order.
+  public var horns: [HornConfiguration]
 
   /// Creates a configuration.
   public init(
     path: String, scoreboard: ScoreboardSpec, service: ServiceSettings = ServiceSettings(),
-    displays: [DisplayConfiguration], keypads: [KeypadConfiguration], keymaps: [String: Keymap]
+    displays: [DisplayConfiguration], keypads: [KeypadConfiguration], keymaps: [String: Keymap],
+    horns: [HornConfiguration] = []
   ) {
     self.path = path
     self.scoreboard = scoreboard
@@ -31,6 +34,7 @@ public struct Configuration: Hashable, Sendable {
     self.displays = displays
     self.keypads = keypads
     self.keymaps = keymaps
+    self.horns = horns
   }
 
   /// Reads and checks a configuration file's text; `path` names the file in diagnostics.

@@ -60,10 +60,22 @@ struct ConfigurationParser {
     reportTemplateFields(
       of: parsedDisplays, fields: fields.map(\.spec), fieldNames: fieldSections.map(\.name))
 
+    reportClockLinks(of: fields, fieldNames: fieldSections.map(\.name))
+
+    let hornSections = sections(of: .horn)
+    let hornParser = HornSectionParser(
+      clocks: Dictionary(
+        uniqueKeysWithValues: fields.compactMap { field in
+          field.spec.clockFormat.map { (field.spec.name, $0) }
+        }), fieldNames: fieldSections.map(\.name))
+    let parsedHorns = hornSections.compactMap { name, section in
+      read(section) { reader in hornParser.parse(name: name, reader: &reader) }
+    }
+
     let keymapSections = sections(of: .keymap)
     let keymapParser = KeymapSectionParser(
       fields: Dictionary(uniqueKeysWithValues: fields.map { ($0.spec.name, $0.spec) }),
-      fieldNames: fieldSections.map(\.name))
+      fieldNames: fieldSections.map(\.name), hornNames: hornSections.map(\.name))
     let parsedKeymaps = keymapSections.compactMap { name, section in
       read(section, identity: KernelKeyName.canonical) { reader in
         keymapParser.parse(name: name, reader: &reader)
@@ -82,7 +94,9 @@ struct ConfigurationParser {
     }
     let keypads = parsedKeypads.map(\.configuration)
     reportSharedDevices(of: parsedKeypads)
-    reportSharedLines(of: parsedDisplays.flatMap(\.gpioLines) + parsedKeypads.flatMap(\.gpioLines))
+    reportSharedLines(
+      of: parsedDisplays.flatMap(\.gpioLines) + parsedKeypads.flatMap(\.gpioLines)
+        + parsedHorns.flatMap(\.gpioLines))
     let validKeypads = Set(keypads.map(\.name))
     reportLongPressBindings(
       of: parsedKeymaps, keypads: keypads,
@@ -103,9 +117,42 @@ struct ConfigurationParser {
     }
     scoreboard.fields = fields.map(\.spec)
     scoreboard.displays = displays.map { DisplayLayout(name: $0.name, cellCount: $0.cellCount) }
+    scoreboard.horns = parsedHorns.map(\.configuration.spec)
     return Configuration(
       path: path, scoreboard: scoreboard, service: service, displays: displays,
-      keypads: keypads, keymaps: Dictionary(uniqueKeysWithValues: keymaps.map { ($0.name, $0) }))
+      keypads: keypads, keymaps: Dictionary(uniqueKeysWithValues: keymaps.map { ($0.name, $0) }),
+      horns: parsedHorns.map(\.configuration))
+  }
+
+  /// Reports a clock that follows something other than another clock, or that follows a
+  /// clock that follows another (one level is what consoles have).
+  private mutating func reportClockLinks(
+    of fields: [FieldSectionParser.Field], fieldNames: [String]
+  ) {
+    let specs = Dictionary(uniqueKeysWithValues: fields.map { ($0.spec.name, $0.spec) })
+    for field in fields {
+      guard let leader = field.spec.clockFormat?.follows else { continue }
+      let problem: String?
+      if leader == field.spec.name {
+        problem = "a clock cannot follow itself"
+      } else if let spec = specs[leader] {
+        if spec.clockFormat == nil {
+          problem = "field '\(leader)' is not a clock (type = clock or shot-clock)"
+        } else if spec.clockFormat?.follows != nil {
+          problem = "clock '\(leader)' follows another clock itself; follow the one it follows"
+        } else {
+          problem = nil
+        }
+      } else if fieldNames.contains(leader) {
+        problem = nil  // its own section has the error
+      } else {
+        problem = suggestions.unknownNameMessage(kind: .field, name: leader, known: fieldNames)
+      }
+      if let problem {
+        report(
+          problem, line: field.followsLine, sectionTitle: field.section, key: "follows")
+      }
+    }
   }
 
   /// The sections whose headers are valid, each once, with their kind and name.

@@ -1,7 +1,7 @@
 import ScoreboardCore
 
-/// Reads a `[field NAME]` section: where the field is shown and what it holds, a number or
-/// one of a list of values.
+/// Reads a `[field NAME]` section: where the field is shown and what it holds, a number,
+/// one of a list of values, or a clock (`type = clock` or `shot-clock`).
 struct FieldSectionParser {
   /// A field read without error, with where its position was given, for the checks that
   /// compare fields.
@@ -11,13 +11,26 @@ struct FieldSectionParser {
     var section: String
     /// The line of `position`.
     var positionLine: Int
+    /// The line of `follows`, for a clock that follows another.
+    var followsLine: Int = 0
   }
 
   /// The section's keys.
   static let keys = [
     "label", "display", "position", "digits", "values", "min", "max", "placeholder", "entry",
-    "commit-on-last-digit", "default",
+    "commit-on-last-digit", "default", "type", "length", "count", "tenths-below", "resets",
+    "follows", "blank-when-less-game-time",
   ]
+
+  /// The keys only clocks have.
+  static let clockKeys = [
+    "length", "count", "tenths-below", "resets", "follows", "blank-when-less-game-time",
+  ]
+
+  /// What `type` names.
+  private enum FieldType {
+    case number, list, clock, shotClock
+  }
 
   /// The keys only number fields have.
   static let numberKeys = ["min", "max", "placeholder", "entry", "commit-on-last-digit"]
@@ -51,10 +64,30 @@ struct FieldSectionParser {
     let display = displayName(reader: &reader)
     let position = reader.integer("position", in: 1...DisplaySectionParser.maximumCellCount)
     let digits = reader.integer("digits", in: 1...NumberFormat.maximumDigits)
-    let content =
-      reader.entry("values") == nil
-      ? numberContent(digits: digits, reader: &reader)
-      : listContent(digits: digits, reader: &reader)
+    let type = reader.choice(
+      "type",
+      names: [
+        ("number", FieldType.number), ("list", .list), ("clock", .clock),
+        ("shot-clock", .shotClock),
+      ])
+    let content: Content?
+    switch type ?? (reader.entry("values") == nil ? .number : .list) {
+    case .clock:
+      content = clockContent(role: .game, digits: digits, reader: &reader)
+    case .shotClock:
+      content = clockContent(role: .shot, digits: digits, reader: &reader)
+    case .number, .list:
+      for key in Self.clockKeys where reader.entry(key) != nil {
+        reader.report("applies only to clocks (type = clock or shot-clock)", key: key)
+      }
+      if type == .list, reader.entry("values") == nil {
+        reader.require("values")
+      }
+      content =
+        reader.entry("values") == nil
+        ? numberContent(digits: digits, reader: &reader)
+        : listContent(digits: digits, reader: &reader)
+    }
     guard !reader.hasErrors, let display, let position, let content else { return nil }
     let spec = FieldSpec(
       name: name, label: label, display: display, position: position - 1, width: content.width,
@@ -67,7 +100,8 @@ struct FieldSectionParser {
       return nil
     }
     return Field(
-      spec: spec, section: reader.section.title, positionLine: reader.line(of: "position"))
+      spec: spec, section: reader.section.title, positionLine: reader.line(of: "position"),
+      followsLine: reader.line(of: "follows"))
   }
 
   /// The display the field is on: the one named, or the only one there is.
@@ -104,6 +138,93 @@ struct FieldSectionParser {
       entry: entry ?? .overwrite, commitOnLastDigit: commitOnLastDigit ?? true)
     let defaultValue = reader.integer("default", in: minimum...maximum) ?? minimum
     return Content(kind: .number(format), width: digits, defaultValue: defaultValue)
+  }
+
+  /// A clock's format and width: `digits` (4 for a game clock's `MM:SS`, 2 for a shot
+  /// clock's seconds), the period length, which way it counts, tenths, resets and the
+  /// clock it follows.
+  private func clockContent(role: ClockFormat.Role, digits: Int?, reader: inout SectionReader)
+    -> Content?
+  {
+    for key in ["values", "min", "max", "placeholder", "default"] where reader.entry(key) != nil {
+      reader.report(
+        "applies to number and list fields, not to a clock (its time starts at 'length', "
+          + "or at the first of 'resets')", key: key)
+    }
+    let kind = role == .game ? "a game clock" : "a shot clock"
+    let fewest = role == .game ? 4 : 2
+    let width = digits ?? fewest
+    if width < fewest {
+      reader.report(
+        "expected at least \(fewest) digits for \(kind) (\(role == .game ? "MM:SS" : "SS")), "
+          + "found \(width)", key: "digits")
+    }
+    let direction: ClockFormat.Direction = reader.choice("count") ?? .down
+    let entry: NumberFormat.EntryMode = reader.choice("entry") ?? .shift
+    let commitOnLastDigit = reader.boolean("commit-on-last-digit") ?? true
+    let longest = role == .game ? ClockFormat.longest : .seconds(99)
+    var resets: [Duration] = []
+    if let text = reader.text("resets", expected: "times separated by spaces, such as 24 14") {
+      for word in text.words() {
+        guard let time = ClockText.parse(word), time > .zero, time <= longest else {
+          reader.report(
+            "expected times from 0.1 to \(ClockText.text(longest, tenths: false, minutes: role == .game)) "
+              + "separated by spaces, such as 24 14, found \(Listing.found(word))", key: "resets")
+          continue
+        }
+        resets.append(time)
+      }
+    }
+    var length = clockTime("length", longest: longest, reader: &reader)
+    if reader.entry("length") == nil {
+      if let largest = resets.max() {
+        length = largest
+      } else {
+        reader.report(
+          "missing required key 'length', the period length (such as length = 10:00)"
+            + (role == .shot ? ", or 'resets' (such as resets = 24 14)" : ""))
+      }
+    }
+    if let length, let largest = resets.max(), largest > length {
+      reader.report(
+        "expected resets of at most the length \(ClockText.text(length, tenths: true, minutes: true)), "
+          + "found \(ClockText.text(largest, tenths: true, minutes: true))", key: "resets")
+    }
+    let tenthsBelow = tenths(reader: &reader)
+    let follows = reader.text("follows", expected: "the name of the clock this one runs with")
+    let blanks = reader.boolean("blank-when-less-game-time") ?? true
+    guard let length, width >= fewest else { return nil }
+    let format = ClockFormat(
+      role: role, direction: direction, length: length, tenthsBelow: tenthsBelow, entry: entry,
+      commitOnLastDigit: commitOnLastDigit, resets: resets, follows: follows,
+      blanksWhenFollowedHasLess: blanks)
+    return Content(kind: .clock(format), width: width, defaultValue: 0)
+  }
+
+  /// `tenths-below`: a time, `never` or `always`; nil when not given.
+  private func tenths(reader: inout SectionReader) -> Duration? {
+    guard let entry = reader.entry("tenths-below") else { return nil }
+    switch entry.value.lowercased() {
+    case "never": return .zero
+    case "always": return ClockFormat.longest + .seconds(1)
+    default:
+      return clockTime("tenths-below", longest: ClockFormat.longest, reader: &reader)
+    }
+  }
+
+  /// A time of the clock (`10:00`, `24`, `4.9`) from more than zero up to `longest`.
+  private func clockTime(_ key: String, longest: Duration, reader: inout SectionReader)
+    -> Duration?
+  {
+    guard let entry = reader.entry(key) else { return nil }
+    guard let time = ClockText.parse(entry.value), time > .zero, time <= longest else {
+      reader.report(
+        "expected \(ClockText.expected), more than 0 and at most "
+          + "\(ClockText.text(longest, tenths: true, minutes: true)), found \(Listing.found(entry.value))",
+        key: key)
+      return nil
+    }
+    return time
   }
 
   /// A list field's values and width: `digits`, or else the widest value's.

@@ -7,6 +7,8 @@ extension FieldSpec {
     switch kind {
     case .number(let format): "a whole number from \(format.minimum) to \(format.maximum)"
     case .list(let values): "one of the values \(Listing.joined(values))"
+    case .clock(let format):
+      "\(ClockText.expected) up to \(ClockText.text(format.length, tenths: false, minutes: format.role == .game))"
     }
   }
 }

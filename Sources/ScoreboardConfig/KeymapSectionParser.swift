@@ -22,11 +22,14 @@ struct KeymapSectionParser {
   let fieldNames: [String]
   /// `fieldNames`, to look names up in.
   private let knownFieldNames: Set<String>
+  /// The names of every `[horn NAME]` section, including those with errors.
+  let hornNames: [String]
 
-  init(fields: [String: FieldSpec], fieldNames: [String]) {
+  init(fields: [String: FieldSpec], fieldNames: [String], hornNames: [String] = []) {
     self.fields = fields
     self.fieldNames = fieldNames
     knownFieldNames = Set(fieldNames)
+    self.hornNames = hornNames
   }
 
   /// The keymap, or nil when something in the section is wrong.
@@ -123,11 +126,58 @@ struct KeymapSectionParser {
           kind: .field, name: fieldName, known: fieldNames, context: " in \"\(action)\""),
         at: entry)
     }
-    if case .set(let fieldName, let value) = action, let field = fields[fieldName],
-      field.value(parsing: value) == nil
-    {
-      reader.report(
-        "expected \(field.expectedValue) for field '\(fieldName)', found \"\(value)\"", at: entry)
+    if case .set(let fieldName, let value) = action, let field = fields[fieldName] {
+      let fits =
+        field.clockFormat.map { format in
+          ClockText.parse(value).map { $0 <= format.length } ?? false
+        } ?? (field.value(parsing: value) != nil)
+      if !fits {
+        reader.report(
+          "expected \(field.expectedValue) for field '\(fieldName)', found \"\(value)\"",
+          at: entry)
+      }
+    }
+    checkClocksAndHorns(of: action, entry: entry, reader: &reader)
+  }
+
+  /// Reports a clock action on a field that is not a clock, or without a clock to act on,
+  /// and a horn that does not exist.
+  private func checkClocksAndHorns(
+    of action: Action, entry: IniEntry, reader: inout SectionReader
+  ) {
+    let clockNames = fieldNames.filter { fields[$0]?.clockFormat != nil }
+    let clockActions: Set<Action.Kind> = [.start, .stop, .startStop, .adjust, .resetClock]
+    if clockActions.contains(action.kind) {
+      if let name = action.fieldNames.first, let field = fields[name], field.clockFormat == nil {
+        reader.report(
+          "field '\(name)' is not a clock; \"\(action.kind.rawValue)\" acts on "
+            + (clockNames.isEmpty ? "clocks, and none is configured" : Listing.joined(clockNames)),
+          at: entry)
+      } else if action.fieldNames.isEmpty, clockNames.isEmpty, fields.count == fieldNames.count {
+        reader.report(
+          "\"\(action)\" acts on a clock, and none is configured; add a [field NAME] with "
+            + "type = clock", at: entry)
+      }
+      if case .resetClock(let name, let time?) = action,
+        let format = (name.flatMap { fields[$0] } ?? fields.values.first { $0.clockFormat != nil })?
+          .clockFormat, time > format.length
+      {
+        reader.report(
+          "expected a time of at most the clock's length "
+            + "\(ClockText.text(format.length, tenths: false, minutes: format.role == .game)) in "
+            + "\"\(action)\"", at: entry)
+      }
+    }
+    if case .horn(let name) = action {
+      if let name, !hornNames.contains(name) {
+        reader.report(
+          reader.suggestions.unknownNameMessage(
+            kind: .horn, name: name, known: hornNames, context: " in \"\(action)\""),
+          at: entry)
+      } else if name == nil, hornNames.isEmpty {
+        reader.report(
+          "\"horn\" sounds a horn, and none is configured; add a [horn NAME] section", at: entry)
+      }
     }
   }
 }

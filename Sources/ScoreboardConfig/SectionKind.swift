@@ -5,6 +5,7 @@ enum SectionKind: String, CaseIterable {
   case display
   case keypad
   case keymap
+  case horn
 
   /// Whether sections of this kind carry a name (`[field home]`); only `[scoreboard]` does not.
   var isNamed: Bool {
@@ -18,6 +19,7 @@ enum SectionKind: String, CaseIterable {
     case .field: "[field home]"
     case .display: "[display main]"
     case .keypad, .keymap: "[\(rawValue) numpad]"
+    case .horn: "[horn main]"
     }
   }
 }

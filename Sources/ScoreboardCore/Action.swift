@@ -43,12 +43,30 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
   case reset
   case brightness(BrightnessChange)
   case blank(BlankChange)
+  /// Start a clock (the main clock when nil); the clocks that follow it start with it.
+  case start(clock: String?)
+  /// Stop a clock (the main clock when nil) and the clocks that follow it.
+  case stop(clock: String?)
+  /// Start a stopped clock, stop a running one.
+  case startStop(clock: String?)
+  /// Move a stopped clock's time by `amount` (the focused clock, else the main clock, when
+  /// nil), within zero and its period length.
+  case adjust(clock: String?, amount: Duration)
+  /// Load a clock with `time`, else its first reset value or its period length (a shot
+  /// clock's 24 or 14); it keeps running or stays stopped.
+  case resetClock(clock: String?, time: Duration?)
+  /// Sound a horn for as long as the key is held (the first horn when nil).
+  case horn(String?)
 
   /// The kind of an action, named by its first word (`add` for `add home +1`; `up` and
   /// `down` are `add`).
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     case digit, backspace, commit, cancel, next, previous, select, add, set, undo, reset
-    case brightness, blank
+    case brightness, blank, start, stop
+    case startStop = "start-stop"
+    case adjust
+    case resetClock = "reset-clock"
+    case horn
   }
 
   /// This action's kind.
@@ -67,6 +85,12 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case .reset: .reset
     case .brightness: .brightness
     case .blank: .blank
+    case .start: .start
+    case .stop: .stop
+    case .startStop: .startStop
+    case .adjust: .adjust
+    case .resetClock: .resetClock
+    case .horn: .horn
     }
   }
 
@@ -92,14 +116,27 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case .blank(.toggle): "blank"
     case .blank(.on): "blank on"
     case .blank(.off): "blank off"
+    case .start(let clock): Self.words("start", clock)
+    case .stop(let clock): Self.words("stop", clock)
+    case .startStop(let clock): Self.words("start-stop", clock)
+    case .adjust(let clock, let amount): Self.words("adjust", clock, ClockText.signed(amount))
+    case .resetClock(let clock, let time):
+      Self.words("reset-clock", clock, time.map { ClockText.exact($0, minutes: true) })
+    case .horn(let name): Self.words("horn", name)
     }
+  }
+
+  private static func words(_ words: String?...) -> String {
+    words.compactMap { $0 }.joined(separator: " ")
   }
 
   /// The forms an action can take, for help texts and error messages.
   public static let syntax = [
     "digit 0-9", "backspace", "commit", "cancel", "next", "previous", "select FIELD",
     "add [FIELD] +N|-N", "up", "down", "set FIELD VALUE", "undo", "reset",
-    "brightness up|down|+N|-N|0-15", "blank [on|off]",
+    "brightness up|down|+N|-N|0-15", "blank [on|off]", "start [CLOCK]", "stop [CLOCK]",
+    "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",
+    "horn [HORN]",
   ]
 
   private static func signed(_ value: Int) -> String {
@@ -188,6 +225,47 @@ extension Action {
       case ["off"]: self = .blank(.off)
       default: throw ActionSyntaxError(description: "'blank' takes nothing, on, off or toggle")
       }
+    case "start", "stop", "start-stop":
+      guard arguments.count <= 1 else {
+        throw ActionSyntaxError(
+          description: "'\(verb)' takes an optional clock, as in '\(verb) game'")
+      }
+      let clock = arguments.first
+      self = verb == "start" ? .start(clock: clock) : verb == "stop" ? .stop(clock: clock) : .startStop(clock: clock)
+    case "adjust":
+      let usage =
+        "'adjust' takes an optional clock and a signed number of seconds with at most one "
+        + "tenth digit, as in 'adjust game +1' or 'adjust -0.1'"
+      guard (1...2).contains(arguments.count), let amount = ClockText.parseSigned(arguments.last!)
+      else { throw ActionSyntaxError(description: usage) }
+      self = .adjust(clock: arguments.count == 2 ? arguments[0] : nil, amount: amount)
+    case "reset-clock":
+      switch arguments.count {
+      case 0:
+        self = .resetClock(clock: nil, time: nil)
+      case 1:
+        if let time = ClockText.parse(arguments[0]) {
+          self = .resetClock(clock: nil, time: time)
+        } else {
+          self = .resetClock(clock: arguments[0], time: nil)
+        }
+      case 2:
+        guard let time = ClockText.parse(arguments[1]) else {
+          throw ActionSyntaxError(
+            description: "'reset-clock' takes \(ClockText.expected) after the clock, found "
+              + "'\(arguments[1])'")
+        }
+        self = .resetClock(clock: arguments[0], time: time)
+      default:
+        throw ActionSyntaxError(
+          description: "'reset-clock' takes an optional clock and an optional time, as in "
+            + "'reset-clock shot 14'")
+      }
+    case "horn":
+      guard arguments.count <= 1 else {
+        throw ActionSyntaxError(description: "'horn' takes an optional horn, as in 'horn main'")
+      }
+      self = .horn(arguments.first)
     default:
       throw ActionSyntaxError(
         description: "unknown action '\(words[0])'; expected one of: "
@@ -199,8 +277,16 @@ extension Action {
   public var fieldNames: [String] {
     switch self {
     case .select(let field), .set(let field, _), .add(let field?, _): [field]
+    case .start(let clock?), .stop(let clock?), .startStop(let clock?), .adjust(let clock?, _),
+      .resetClock(let clock?, _):
+      [clock]
     default: []
     }
+  }
+
+  /// The horn this action names.
+  public var hornName: String? {
+    if case .horn(let name?) = self { name } else { nil }
   }
 
   /// A signed amount (`+1`, `-2`, `3`) of at most a billion either way. Any number of

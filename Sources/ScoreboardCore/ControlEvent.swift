@@ -18,6 +18,18 @@ public enum ControlEvent: Hashable, Sendable {
   /// Writing the state file began to fail (false), or works again and every value is
   /// saved (true).
   case stateFile(saved: Bool)
+  /// A clock started, was stopped, or ran out; `time` is what it shows, to the tenth.
+  case clock(field: String, change: ClockChange, time: String)
+  /// A horn began (true) or stopped (false) sounding.
+  case horn(name: String, sounding: Bool)
+
+  /// What happened to a clock.
+  public enum ClockChange: String, Hashable, Sendable {
+    case started
+    case stopped
+    /// It reached zero (its end, counting up) and stopped there.
+    case zero
+  }
 
   /// The event a watcher is told about for a scoreboard event; nil for the events
   /// watchers do not get (entry typing, focus moves, refused keys, an armed reset).
@@ -29,6 +41,20 @@ public enum ControlEvent: Hashable, Sendable {
     case .valueChanged(let name, _, let value):
       guard let field = spec.field(named: name) else { return nil }
       self = .value(field: name, text: field.text(of: value))
+    case .clockChanged(let name, _, let time):
+      guard let format = spec.field(named: name)?.clockFormat else { return nil }
+      self = .value(field: name, text: Self.clockText(time, format))
+    case .clockStarted(let name, let time):
+      guard let format = spec.field(named: name)?.clockFormat else { return nil }
+      self = .clock(field: name, change: .started, time: Self.clockText(time, format))
+    case .clockStopped(let name, let time):
+      guard let format = spec.field(named: name)?.clockFormat else { return nil }
+      self = .clock(field: name, change: .stopped, time: Self.clockText(time, format))
+    case .clockRanOut(let name):
+      guard let format = spec.field(named: name)?.clockFormat else { return nil }
+      self = .clock(field: name, change: .zero, time: Self.clockText(format.endTime, format))
+    case .hornChanged(let name, let sounding):
+      self = .horn(name: name, sounding: sounding)
     case .brightnessChanged(let level):
       self = .brightness(level)
     case .blankChanged(let blanked):
@@ -55,6 +81,14 @@ public enum ControlEvent: Hashable, Sendable {
     case .display(let name, let online): "event display \(name) \(online ? "online" : "offline")"
     case .keypad(let name, let online): "event keypad \(name) \(online ? "online" : "offline")"
     case .stateFile(let saved): "event state-file \(saved ? "saved" : "failing")"
+    case .clock(let field, let change, let time): "event clock \(field) \(change.rawValue) \(time)"
+    case .horn(let name, let sounding): "event horn \(name) \(sounding ? "on" : "off")"
     }
+  }
+
+  /// A clock's time as status lines and events give it: to the tenth, rounded as the
+  /// clock shows it (`11:34.2`, `23.5`).
+  static func clockText(_ time: Duration, _ format: ClockFormat) -> String {
+    format.exactText(time)
   }
 }

@@ -22,6 +22,11 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
   case brightness(Action.BrightnessChange)
   /// Blank (true) or unblank (false) every display.
   case blank(Bool)
+  /// A clock action: `start`, `stop`, `start-stop`, `adjust` or `reset-clock`, as keymaps
+  /// write them.
+  case clock(Action)
+  /// Sound a horn (the first when nil) for its duration.
+  case horn(String?)
   /// Stream events to this client from now on.
   case watch
   /// List the commands.
@@ -30,7 +35,9 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
   /// The commands with their arguments, as `help` lists them.
   public static let syntax = [
     "status", "get FIELD", "set FIELD VALUE", "add FIELD +N|-N", "press KEY [KEYPAD]", "undo",
-    "reset", "brightness 0-15|up|down|+N|-N", "blank on|off", "watch", "help",
+    "reset", "brightness 0-15|up|down|+N|-N", "blank on|off", "start [CLOCK]", "stop [CLOCK]",
+    "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",
+    "horn [HORN]", "watch", "help",
   ]
 
   /// The text `help` answers with after `ok `.
@@ -53,6 +60,9 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     case .brightness(.by(let steps)): "brightness \(Self.signed(steps))"
     case .brightness(.to(let level)): "brightness \(level)"
     case .blank(let on): on ? "blank on" : "blank off"
+    case .clock(let action): action.description
+    case .horn(let name?): "horn \(name)"
+    case .horn(nil): "horn"
     case .watch: "watch"
     case .help: "help"
     }
@@ -128,6 +138,17 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
       case "off": self = .blank(false)
       default: throw ControlSyntaxError(description: usage)
       }
+    case "start", "stop", "start-stop", "adjust", "reset-clock":
+      do throws(ActionSyntaxError) {
+        self = .clock(try Action(parsing: line))
+      } catch {
+        throw ControlSyntaxError(description: error.description)
+      }
+    case "horn":
+      guard arguments.count <= 1 else {
+        throw ControlSyntaxError(description: "'horn' takes an optional horn, as in 'horn main'")
+      }
+      self = .horn(arguments.first)
     default:
       throw ControlSyntaxError(description: "unknown command '\(words[0])'; try 'help'")
     }

@@ -13,7 +13,15 @@ extension ControlStatus {
       + "\"brightness\":\(brightness),\"blank\":\(isBlanked),"
       + "\"editing\":\(editing.map(Self.json) ?? "null"),"
       + "\"displays\":\(Self.json(displays)),\"keypads\":\(Self.json(keypads)),"
-      + "\"stateFile\":\(Self.json(stateFile))}"
+      + "\"stateFile\":\(Self.json(stateFile))"
+      + (clocks.isEmpty ? "" : ",\"clocks\":\(Self.json(clocks, key: "running"))")
+      + (horns.isEmpty ? "" : ",\"horns\":\(Self.json(horns, key: "sounding"))") + "}"
+  }
+
+  /// `{"game":{"running":true},...}`.
+  private static func json(_ switches: [Switch], key: String) -> String {
+    let members = switches.map { "\(json($0.name)):{\"\(key)\":\($0.isOn)}" }
+    return "{" + members.joined(separator: ",") + "}"
   }
 
   /// `{"status":"saved"}`, `{"status":"none"}`, or

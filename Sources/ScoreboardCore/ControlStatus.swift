@@ -3,7 +3,9 @@
 ///
 /// On the wire it is one line of `name=value` words (values contain no spaces):
 /// `ok home=12 away=7 period=OT brightness=8 blank=off editing=- displays=main:online
-/// keypads=numpad:online state-file=saved`.
+/// keypads=numpad:online state-file=saved`. A board with clocks adds
+/// `clocks=game:running,shot:stopped` (their times are the fields' values, `game=11:34.2`),
+/// one with horns `horns=main:off`.
 public struct ControlStatus: Hashable, Sendable {
   /// Whether the committed values are in the state file.
   public enum StateFile: Hashable, Sendable {
@@ -51,6 +53,21 @@ public struct ControlStatus: Hashable, Sendable {
   public var keypads: [Device]
   /// Whether the values are saved.
   public var stateFile: StateFile
+  /// The clocks and whether each runs, in configuration order; empty without clocks.
+  public var clocks: [Switch] = []
+  /// The horns and whether each sounds, in configuration order; empty without horns.
+  public var horns: [Switch] = []
+
+  /// A clock that runs or not, a horn that sounds or not.
+  public struct Switch: Hashable, Sendable {
+    public var name: String
+    public var isOn: Bool
+
+    public init(name: String, isOn: Bool) {
+      self.name = name
+      self.isOn = isOn
+    }
+  }
 
   /// A status made of its parts.
   public init(
@@ -69,15 +86,24 @@ public struct ControlStatus: Hashable, Sendable {
   /// The status of `board` (committed values, not an entry being typed), with the
   /// devices and the state file as the caller knows them.
   public init(
-    _ board: Scoreboard, displays: [Device], keypads: [Device], stateFile: StateFile
+    _ board: Scoreboard, displays: [Device], keypads: [Device], stateFile: StateFile,
+    at now: Instant = .zero
   ) {
     self.init(
-      fields: zip(board.spec.fields, board.values).map { field, value in
-        Field(name: field.name, text: field.text(of: value))
+      fields: board.spec.fields.indices.map { index in
+        Field(name: board.spec.fields[index].name, text: board.valueText(of: index, at: now))
       },
       brightness: board.brightness, isBlanked: board.isBlanked,
       editing: board.session.map { board.spec.fields[$0.field].name }, displays: displays,
       keypads: keypads, stateFile: stateFile)
+    clocks = board.spec.fields.indices.compactMap { index in
+      board.clocks[index].map {
+        Switch(name: board.spec.fields[index].name, isOn: $0.isRunning)
+      }
+    }
+    horns = board.spec.horns.indices.map { index in
+      Switch(name: board.spec.horns[index].name, isOn: board.hornIsSounding(index, at: now))
+    }
   }
 
   /// The answer line, without its newline: `ok home=12 ... keypads=numpad:online`. An
@@ -89,6 +115,8 @@ public struct ControlStatus: Hashable, Sendable {
         "editing=\(editing ?? "-")", "displays=\(Self.text(of: displays))",
         "keypads=\(Self.text(of: keypads))", "state-file=\(Self.text(of: stateFile))",
       ]
+      + (clocks.isEmpty ? [] : ["clocks=" + Self.text(of: clocks, on: "running", off: "stopped")])
+      + (horns.isEmpty ? [] : ["horns=" + Self.text(of: horns, on: "on", off: "off")])
     return "ok " + words.joined(separator: " ")
   }
 
@@ -101,7 +129,17 @@ public struct ControlStatus: Hashable, Sendable {
     guard line.hasPrefix("ok ") else {
       throw ControlSyntaxError(description: "expected a status line 'ok ...', found '\(line)'")
     }
-    let words = line.dropFirst(3).split(separator: " ").map(String.init)
+    var words = line.dropFirst(3).split(separator: " ").map(String.init)
+    var horns: [Switch] = []
+    var clocks: [Switch] = []
+    if let last = words.last, last.hasPrefix("horns=") {
+      horns = try Self.switches(String(last.dropFirst(6)), "horns", on: "on", off: "off")
+      words.removeLast()
+    }
+    if let last = words.last, last.hasPrefix("clocks=") {
+      clocks = try Self.switches(String(last.dropFirst(7)), "clocks", on: "running", off: "stopped")
+      words.removeLast()
+    }
     let keys = ["brightness", "blank", "editing", "displays", "keypads", "state-file"]
     guard words.count >= keys.count else {
       throw ControlSyntaxError(
@@ -135,6 +173,28 @@ public struct ControlStatus: Hashable, Sendable {
       editing: values[2] == "-" ? nil : values[2],
       displays: try Self.devices(values[3], "displays"),
       keypads: try Self.devices(values[4], "keypads"), stateFile: try Self.stateFile(values[5]))
+    self.clocks = clocks
+    self.horns = horns
+  }
+
+  /// `game:running,shot:stopped`.
+  private static func text(of switches: [Switch], on: String, off: String) -> String {
+    switches.map { "\($0.name):\($0.isOn ? on : off)" }.joined(separator: ",")
+  }
+
+  private static func switches(_ text: String, _ key: String, on: String, off: String)
+    throws(ControlSyntaxError) -> [Switch]
+  {
+    var switches: [Switch] = []
+    for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let parts = item.split(separator: ":", omittingEmptySubsequences: false)
+      guard parts.count == 2, !parts[0].isEmpty, parts[1] == on || parts[1] == off else {
+        throw ControlSyntaxError(
+          description: "expected \(key)=NAME:\(on)|\(off),..., found '\(key)=\(text)'")
+      }
+      switches.append(Switch(name: String(parts[0]), isOn: parts[1] == on))
+    }
+    return switches
   }
 
   /// `saved`, `none` or `failing-since-TIME`.

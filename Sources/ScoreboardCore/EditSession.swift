@@ -28,8 +28,53 @@ public struct EditSession: Hashable, Sendable {
         }
       case .list:
         return .list(index: value)
+      case .clock(let format):
+        return start(format, time: .seconds(value))
       }
     }
+
+    /// The entry a session on a clock of `format` starts with when it shows `time`: its
+    /// digits as they would be typed (`1200` for 12:00, `00524` for 0:52.4), to be
+    /// replaced by the first digit; type-over, the whole-second digits.
+    static func start(_ format: ClockFormat, time: Duration) -> Entry {
+      let tenths = max(time.nanoseconds, 0) / ClockText.tenth
+      let seconds = tenths / 10
+      let wholeSeconds = format.role == .game ? seconds / 60 * 100 + seconds % 60 : seconds
+      let whole = EditSession.digits(of: Int(wholeSeconds))
+      switch format.entry {
+      case .overwrite:
+        let leading = Array(repeating: Int?.none, count: max(format.wholeSecondDigits - whole.count, 0))
+        return .overwrite(cells: leading + whole.map { Optional($0) }, cursor: 0)
+      case .shift:
+        guard tenths % 10 != 0 else { return .shift(digits: whole, fresh: true) }
+        let padded =
+          Array(repeating: 0, count: max(format.wholeSecondDigits - whole.count, 0)) + whole
+        return .shift(digits: padded + [Int(tenths % 10)], fresh: true)
+      }
+    }
+  }
+
+  /// The time a clock entry stands for: up to the whole-second digits as `MMSS` (a game
+  /// clock) or seconds, one digit more with tenths; nil when it names no time (`12:75`,
+  /// too many digits).
+  static func time(of entry: Entry, format: ClockFormat) -> Duration? {
+    let digits: [Int]
+    switch entry {
+    case .overwrite(let cells, _): digits = cells.map { $0 ?? 0 }
+    case .shift(let typed, _): digits = typed
+    case .list: return nil
+    }
+    let whole = format.wholeSecondDigits
+    guard digits.count <= whole + 1 else { return nil }
+    let hasTenth = digits.count == whole + 1
+    let number = Int64(Self.number(hasTenth ? Array(digits.dropLast()) : digits))
+    let tenth = hasTenth ? Int64(digits.last!) : 0
+    var seconds = number
+    if format.role == .game {
+      guard number % 100 < 60 else { return nil }
+      seconds = number / 100 * 60 + number % 100
+    }
+    return .nanoseconds(seconds * ClockText.second + tenth * ClockText.tenth)
   }
 
   /// The index of the field in `ScoreboardSpec.fields`.
@@ -52,7 +97,7 @@ public struct EditSession: Hashable, Sendable {
   /// The cell that carries the cursor, counted from the field's leftmost cell.
   public func cursorCell(width: Int) -> Int {
     switch entry {
-    case .overwrite(_, let cursor): cursor
+    case .overwrite(let cells, let cursor): cursor + max(width - cells.count, 0)
     case .shift, .list: width - 1
     }
   }

@@ -6,6 +6,9 @@ public struct FieldSpec: Hashable, Sendable {
     case number(NumberFormat)
     /// One of a fixed list of values (`1 2 3 4 OT`), stepped with up/down.
     case list([String])
+    /// A game clock or a shot clock: its time is in `Scoreboard.clocks`, not in
+    /// `Scoreboard.values`.
+    case clock(ClockFormat)
   }
 
   /// The field's name in the configuration, keymaps and the control socket (`home`).
@@ -45,18 +48,26 @@ public struct FieldSpec: Hashable, Sendable {
     switch kind {
     case .number(let format): format.minimum...format.maximum
     case .list(let values): 0...(values.count - 1)
+    case .clock: 0...0
     }
   }
 
-  /// The value as text: `12`, `OT`.
+  /// The clock format of a clock field; nil for other fields.
+  public var clockFormat: ClockFormat? {
+    if case .clock(let format) = kind { format } else { nil }
+  }
+
+  /// The value as text: `12`, `OT` (a clock's value is not a number: empty).
   public func text(of value: Int) -> String {
     switch kind {
     case .number: String(value)
     case .list(let values): values.indices.contains(value) ? values[value] : "?"
+    case .clock: ""
     }
   }
 
-  /// The value a text names: a number in range, or one of the list's values.
+  /// The value a text names: a number in range, or one of the list's values (a clock's
+  /// time is read by `ClockText.parse`).
   public func value(parsing text: String) -> Int? {
     switch kind {
     case .number(let format):
@@ -67,6 +78,8 @@ public struct FieldSpec: Hashable, Sendable {
     case .list(let values):
       return values.firstIndex(of: text)
         ?? values.firstIndex(where: { $0.lowercased() == text.lowercased() })
+    case .clock:
+      return nil
     }
   }
 }

@@ -12,8 +12,24 @@ public enum Renderer {
   ) -> Frame {
     var cells = Array(repeating: Segments.blank, count: display.cellCount)
     var texts: [String: String] = [:]
+    var colons: [Int]?
     let fields = board.spec.fields
     for index in fields.indices where fields[index].display == display.name {
+      if fields[index].clockFormat != nil {
+        let field = fields[index]
+        let shown = fieldRendering(of: board, field: index, at: now)
+        for (offset, cell) in shown.cells.enumerated() where cells.indices.contains(field.position + offset) {
+          cells[field.position + offset] = cell
+        }
+        colons = colons ?? []
+        if let colon = shown.colon, field.position + colon < display.cellCount {
+          colons!.append(field.position + colon)
+        }
+        if withTexts {
+          texts[field.name] = text(for: shown.cells, colon: shown.colon)
+        }
+        continue
+      }
       // The common case, a number showing its value, is drawn in place.
       if !withTexts, case .number(let format) = fields[index].kind,
         showsValue(of: board, field: index, at: now)
@@ -36,7 +52,21 @@ public enum Renderer {
       }
     }
     return Frame(
-      cells: cells, brightness: board.brightness, isBlank: board.isBlanked, fieldTexts: texts)
+      cells: cells, brightness: board.brightness, isBlank: board.isBlanked, fieldTexts: texts,
+      colons: colons?.sorted())
+  }
+
+  /// The text cells stand for, as the font reads them, with a `:` for the decimal point
+  /// of cell `colon`.
+  static func text(for cells: [Segments], colon: Int?) -> String {
+    var text = ""
+    for (index, cell) in cells.enumerated() {
+      text.append(SegmentFont.character(for: cell) ?? "?")
+      if cell.contains(.dp) {
+        text.append(index == colon ? ":" : ".")
+      }
+    }
+    return text
   }
 
   /// The text a field's cells stand for: what the font reads, except that a list value
@@ -73,16 +103,26 @@ public enum Renderer {
   public static func fieldCells(of board: Scoreboard, field index: Int, at now: Instant)
     -> [Segments]
   {
+    fieldRendering(of: board, field: index, at: now).cells
+  }
+
+  /// The cells of one field at `now`, and the cell of the field after which a colon is
+  /// lit (a clock's `12:34`; that cell's decimal point is lit too).
+  public static func fieldRendering(of board: Scoreboard, field index: Int, at now: Instant)
+    -> (cells: [Segments], colon: Int?)
+  {
     let field = board.spec.fields[index]
-    var dark: [Segments] { Array(repeating: .blank, count: field.width) }
+    var dark: (cells: [Segments], colon: Int?) {
+      (Array(repeating: .blank, count: field.width), nil)
+    }
     if let refusal = board.refusal, refusal.field == index, now < refusal.until {
       return dark
     }
     if let session = board.session, session.field == index {
-      var cells = entryCells(session, field: field)
+      var (cells, colon) = entryRendering(session, field: field)
       let lit = board.blinkIsLit(at: now, anchor: session.lastActivity)
       if case .list = session.entry {
-        return board.spec.cursor == .blink && !lit ? dark : cells
+        return board.spec.cursor == .blink && !lit ? dark : (cells, nil)
       }
       let cursor = session.cursorCell(width: field.width)
       switch board.spec.cursor {
@@ -95,12 +135,104 @@ public enum Renderer {
       case .none:
         break
       }
-      return cells
+      if let point = colon, !cells[point].contains(.dp) {
+        colon = nil  // the cursor's blink took the colon's point
+      }
+      return (cells, colon)
     }
     if let armed = board.resetArmedAt, !board.blinkIsLit(at: now, anchor: armed) {
       return dark
     }
-    return valueCells(field, value: board.values[index])
+    if let format = field.clockFormat {
+      guard !board.clockIsBlank(index, at: now) else { return dark }
+      return clockCells(format, time: board.clockTime(index, at: now), width: field.width)
+    }
+    return (valueCells(field, value: board.values[index]), nil)
+  }
+
+  /// The cells of a clock showing `time` in `width` cells, right-aligned (`12:00`,
+  /// ` 9:59`, ` 53.8`), and the cell the colon follows. Tenths that do not fit are left
+  /// out.
+  public static func clockCells(_ format: ClockFormat, time: Duration, width: Int)
+    -> (cells: [Segments], colon: Int?)
+  {
+    var shown = timeCells(format.text(time))
+    if shown.cells.count > width {
+      var wholeSeconds = format
+      wholeSeconds.tenthsBelow = .zero
+      shown = timeCells(wholeSeconds.text(time))
+    }
+    return rightAligned(shown.cells, colon: shown.colon, width: width)
+  }
+
+  /// The cells of a time's text (`12:00`, `53.8`): a digit per cell, `:` and `.` as the
+  /// point of the cell before; the cell before the `:`.
+  private static func timeCells(_ text: String) -> (cells: [Segments], colon: Int?) {
+    var cells: [Segments] = []
+    var colon: Int?
+    for character in text {
+      switch character {
+      case ":", ".":
+        guard let last = cells.indices.last else { continue }
+        cells[last].insert(.dp)
+        if character == ":" {
+          colon = last
+        }
+      default:
+        cells.append(SegmentFont.segments(for: character) ?? .blank)
+      }
+    }
+    return (cells, colon)
+  }
+
+  /// `cells` right-aligned in `width` cells (the leftmost left out when too many), with
+  /// the colon's cell moved along.
+  private static func rightAligned(_ cells: [Segments], colon: Int?, width: Int)
+    -> (cells: [Segments], colon: Int?)
+  {
+    let shift = width - cells.count
+    let aligned =
+      shift >= 0
+      ? Array(repeating: .blank, count: shift) + cells : Array(cells.suffix(width))
+    let moved = colon.map { $0 + shift }.flatMap { (0..<width).contains($0) ? $0 : nil }
+    return (aligned, moved)
+  }
+
+  /// The cells of an entry being typed into a clock: the digits right-aligned, untyped
+  /// cells dark; a game clock's colon while whole seconds are typed, the point before
+  /// the tenth when it is typed.
+  static func clockEntryCells(_ session: EditSession, format: ClockFormat, width: Int)
+    -> (cells: [Segments], colon: Int?)
+  {
+    let digits: [Int?]
+    switch session.entry {
+    case .overwrite(let cells, _): digits = cells
+    case .shift(let typed, _): digits = typed.map { Optional($0) }
+    case .list: digits = []
+    }
+    var cells = digits.map { digit in digit.map(SegmentFont.digit) ?? .blank }
+    var colon: Int?
+    if digits.count == format.wholeSecondDigits + 1 {
+      cells[cells.count - 2].insert(.dp)
+    } else if format.role == .game {
+      let point = format.wholeSecondDigits - 3 - (format.wholeSecondDigits - cells.count)
+      let padded = Array(repeating: Segments.blank, count: max(-point, 0)) + cells
+      cells = padded
+      let index = max(point, 0)
+      cells[index].insert(.dp)
+      colon = index
+    }
+    return rightAligned(cells, colon: colon, width: width)
+  }
+
+  /// The cells of an entry, and the colon's cell for a clock.
+  static func entryRendering(_ session: EditSession, field: FieldSpec)
+    -> (cells: [Segments], colon: Int?)
+  {
+    if let format = field.clockFormat {
+      return clockEntryCells(session, format: format, width: field.width)
+    }
+    return (entryCells(session, field: field), nil)
   }
 
   /// The cells showing a committed value: numbers right-aligned after placeholder
@@ -115,6 +247,8 @@ public enum Renderer {
       let cells = (try? SegmentFont.cells(for: field.text(of: value))) ?? []
       return Array(repeating: .blank, count: max(field.width - cells.count, 0))
         + cells.suffix(field.width)
+    case .clock(let format):
+      return clockCells(format, time: .zero, width: field.width).cells
     }
   }
 
@@ -140,6 +274,9 @@ public enum Renderer {
   /// The cells showing an entry being typed: typed digits as they are (leading zeros
   /// included), cells not yet typed as the placeholder.
   static func entryCells(_ session: EditSession, field: FieldSpec) -> [Segments] {
+    if let format = field.clockFormat {
+      return clockEntryCells(session, format: format, width: field.width).cells
+    }
     guard case .number(let format) = field.kind else {
       return valueCells(field, value: session.pendingValue)
     }

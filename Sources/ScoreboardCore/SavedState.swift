@@ -10,7 +10,14 @@
 /// blank off
 /// field home 12
 /// field period OT
+/// boot 0f4c3a6e-8d1b-4c7e-9a55-2b6f1e0d9c31
+/// clock game 690123456789 running 81234567890123
+/// clock shot 24000000000 stopped
 /// ```
+///
+/// A clock's line has its time in nanoseconds and, while it runs, the instant it was
+/// started on the monotonic clock of the boot that `boot` names (the kernel's boot id):
+/// in the same boot, a running clock goes on as if the daemon had never stopped.
 ///
 /// Values are kept as text: whether each one still fits the fields is for the
 /// scoreboard to decide when the state is applied, since the configuration may have
@@ -25,21 +32,38 @@ public struct SavedState: Hashable, Sendable {
   public var brightness: Int?
   /// Whether the displays are blanked; nil leaves the board as it is.
   public var isBlanked: Bool?
+  /// Each clock's state, by field name.
+  public var clocks: [String: ClockState]
+  /// The boot (`/proc/sys/kernel/random/boot_id`) whose monotonic clock the start
+  /// instants of running clocks are on.
+  public var bootID: String?
 
   /// A state with these values, brightness and blanking.
-  public init(values: [String: String] = [:], brightness: Int? = nil, isBlanked: Bool? = nil) {
+  public init(
+    values: [String: String] = [:], brightness: Int? = nil, isBlanked: Bool? = nil,
+    clocks: [String: ClockState] = [:], bootID: String? = nil
+  ) {
     self.values = values
     self.brightness = brightness
     self.isBlanked = isBlanked
+    self.clocks = clocks
+    self.bootID = bootID
   }
 
   /// The committed state of `board` (an open edit session is not part of it).
-  public init(from board: Scoreboard) {
+  public init(from board: Scoreboard, bootID: String? = nil) {
     var values: [String: String] = [:]
-    for (field, value) in zip(board.spec.fields, board.values) {
-      values[field.name] = field.text(of: value)
+    var clocks: [String: ClockState] = [:]
+    for (index, field) in board.spec.fields.enumerated() {
+      if let clock = board.clocks[index] {
+        clocks[field.name] = clock
+      } else {
+        values[field.name] = field.text(of: board.values[index])
+      }
     }
-    self.init(values: values, brightness: board.brightness, isBlanked: board.isBlanked)
+    self.init(
+      values: values, brightness: board.brightness, isBlanked: board.isBlanked, clocks: clocks,
+      bootID: bootID)
   }
 
   /// Sets `board`'s values, brightness and blanking from this state, without events or
@@ -48,7 +72,11 @@ public struct SavedState: Hashable, Sendable {
   /// - Returns: The names of the fields that were ignored because the board has no such
   ///   field or the value does not fit it; those fields keep their values.
   public func apply(to board: inout Scoreboard) -> [String] {
-    board.restore(values: values, brightness: brightness, isBlanked: isBlanked)
+    var ignored = board.restore(values: values, brightness: brightness, isBlanked: isBlanked)
+    for (name, clock) in clocks.sorted(by: { $0.key < $1.key }) where !board.restoreClock(name, clock) {
+      ignored.append(name)
+    }
+    return ignored
   }
 
   /// The text of the state file, fields sorted by name. Names and values are single
@@ -66,6 +94,13 @@ public struct SavedState: Hashable, Sendable {
     }
     for (name, text) in values.sorted(by: { $0.key < $1.key }) {
       lines.append("field \(name) \(text)")
+    }
+    if let bootID {
+      lines.append("boot \(bootID)")
+    }
+    for (name, clock) in clocks.sorted(by: { $0.key < $1.key }) {
+      let state = clock.startedAt.map { "running \($0.nanoseconds)" } ?? "stopped"
+      lines.append("clock \(name) \(clock.time.nanoseconds) \(state)")
     }
     return lines.map { $0 + "\n" }.joined()
   }
@@ -96,10 +131,11 @@ public struct SavedState: Hashable, Sendable {
       if firstLines.isEmpty && keyword != "version" {
         throw SavedStateError(line: number, problem: .missingVersion(found: String(line)))
       }
-      let key = keyword == "field" && words.count == 3 ? "field \(words[1])" : keyword
+      let named = (keyword == "field" || keyword == "clock") && words.count >= 3
+      let key = named ? "field \(words[1])" : keyword
       if let firstLine = firstLines[key] {
         let problem: SavedStateError.Problem =
-          keyword == "field"
+          named
           ? .duplicateField(words[1], firstLine: firstLine)
           : .duplicateSetting(keyword, firstLine: firstLine)
         throw SavedStateError(line: number, problem: problem)
@@ -140,8 +176,26 @@ public struct SavedState: Hashable, Sendable {
         throw bad("'field', a name and a value, as in 'field home 12'")
       }
       values[words[1]] = words[2]
+    case "boot":
+      guard words.count == 2 else { throw bad("'boot' and the kernel's boot id") }
+      bootID = words[1]
+    case "clock":
+      let usage = "'clock', a name, nanoseconds and 'stopped' or 'running' and a start instant"
+      guard words.count == 4 || words.count == 5, let time = Int64(words[2]), time >= 0 else {
+        throw bad(usage)
+      }
+      switch (words[3], words.count) {
+      case ("stopped", 4):
+        clocks[words[1]] = ClockState(time: .nanoseconds(time))
+      case ("running", 5):
+        guard let start = Int64(words[4]) else { throw bad(usage) }
+        clocks[words[1]] = ClockState(
+          time: .nanoseconds(time), startedAt: Instant(nanoseconds: start))
+      default:
+        throw bad(usage)
+      }
     default:
-      throw bad("'version', 'brightness', 'blank' or 'field'")
+      throw bad("'version', 'brightness', 'blank', 'field', 'boot' or 'clock'")
     }
   }
 }

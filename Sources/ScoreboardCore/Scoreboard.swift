@@ -1,45 +1,65 @@
-/// The scoreboard's state and behaviour: field values, focus, the edit session,
-/// undo, reset, brightness and blanking.
+/// The scoreboard's state and behaviour: field values and clocks, focus, the edit
+/// session, undo, reset, brightness, blanking and horns.
 ///
 /// Pure and deterministic: every call takes the current time, and `nextDeadline(after:)`
 /// says when the state next changes by itself (cursor blink, idle timeout, end of a
-/// refusal flash, end of the reset window), so a caller can sleep until then.
+/// refusal flash, end of the reset window, the next change of a running clock's text, a
+/// horn starting or stopping), so a caller can sleep until then.
 public struct Scoreboard: Sendable {
   public let spec: ScoreboardSpec
-  /// The value of each field, in `spec.fields` order (numbers, or list indices).
-  public private(set) var values: [Int]
+  /// The value of each field, in `spec.fields` order (numbers, or list indices; 0 for
+  /// clocks, whose time is in `clocks`).
+  public internal(set) var values: [Int]
+  /// The state of each clock field, in `spec.fields` order; nil for other fields.
+  public internal(set) var clocks: [ClockState?]
+  /// The state of each horn, in `spec.horns` order.
+  public internal(set) var horns: [HornState]
   /// The index of the focused field.
-  public private(set) var focus: Int = 0
+  public internal(set) var focus: Int = 0
   /// The open edit session, if any.
-  public private(set) var session: EditSession?
+  public internal(set) var session: EditSession?
   /// 0...15.
-  public private(set) var brightness: Int
-  public private(set) var isBlanked = false
+  public internal(set) var brightness: Int
+  public internal(set) var isBlanked = false
   /// A refused key flashes this field until `until`.
-  public private(set) var refusal: (field: Int, until: Instant)?
+  public internal(set) var refusal: (field: Int, until: Instant)?
   /// When the first `reset` press happened, while a second one would reset.
-  public private(set) var resetArmedAt: Instant?
+  public internal(set) var resetArmedAt: Instant?
   /// The committed changes `undo` can revert, most recent last.
-  public private(set) var undoHistory: [[Change]] = []
+  public internal(set) var undoHistory: [[Change]] = []
 
   /// One field's value before and after a committed change.
-  public struct Change: Hashable, Sendable {
-    public var field: Int
-    public var from: Int
-    public var to: Int
+  public enum Change: Hashable, Sendable {
+    /// A number or list field's value.
+    case value(field: Int, from: Int, to: Int)
+    /// A clock's time; undone by moving the clock back by the difference, so a clock
+    /// that ran since keeps the time it ran.
+    case clock(field: Int, from: Duration, to: Duration)
   }
 
   /// A scoreboard with every field at its default value.
   public init(spec: ScoreboardSpec) {
     self.spec = spec
     values = spec.fields.map(\.defaultValue)
+    clocks = spec.fields.map { field in field.clockFormat.map { ClockState(time: $0.startTime) } }
+    horns = spec.horns.map { _ in HornState() }
     brightness = min(max(spec.brightness, 0), Action.maximumBrightness)
   }
 
-  /// The current value of the field named `name` as text (`12`, `OT`).
-  public func text(of name: String) -> String? {
+  /// The current value of the field named `name` as text (`12`, `OT`; a clock's time
+  /// to the tenth at `now`, `11:34.2`).
+  public func text(of name: String, at now: Instant = .zero) -> String? {
     guard let index = index(of: name) else { return nil }
-    return spec.fields[index].text(of: values[index])
+    return valueText(of: index, at: now)
+  }
+
+  /// The value of field `index` as text: `12`, `OT`, a clock's `11:34.2` at `now`.
+  public func valueText(of index: Int, at now: Instant) -> String {
+    let field = spec.fields[index]
+    guard let format = field.clockFormat, let clock = clocks[index] else {
+      return field.text(of: values[index])
+    }
+    return format.exactText(clock.time(at: now, format: format))
   }
 
   /// The index of the field named `name`.
@@ -68,7 +88,9 @@ public struct Scoreboard: Sendable {
   {
     var ignored: [String] = []
     for (name, text) in saved.sorted(by: { $0.key < $1.key }) {
-      guard let index = index(of: name), let value = spec.fields[index].value(parsing: text) else {
+      guard let index = index(of: name), spec.fields[index].clockFormat == nil,
+        let value = spec.fields[index].value(parsing: text)
+      else {
         ignored.append(name)
         continue
       }
@@ -102,7 +124,12 @@ public struct Scoreboard: Sendable {
       if session == nil {
         beginSession(on: focus, at: now, events: &events)
       }
-      typeDigit(digit, at: now, events: &events)
+      if session == nil {
+        // A running clock takes no digits: stop it first.
+        refuse(focus, at: now, events: &events)
+      } else {
+        typeDigit(digit, at: now, events: &events)
+      }
     case .backspace:
       backspace(at: now, events: &events)
     case .commit:
@@ -120,6 +147,8 @@ public struct Scoreboard: Sendable {
     case .add(nil, let amount):
       if session != nil {
         adjustSession(by: amount, at: now, events: &events)
+      } else if spec.fields[focus].clockFormat != nil {
+        try adjustClock(focus, by: .seconds(amount), at: now, events: &events)
       } else {
         change(field: focus, to: stepped(focus, from: values[focus], by: amount), events: &events)
       }
@@ -128,10 +157,24 @@ public struct Scoreboard: Sendable {
       if session?.field == index {
         cancelSession(events: &events)
       }
-      change(field: index, to: stepped(index, from: values[index], by: amount), events: &events)
+      if spec.fields[index].clockFormat != nil {
+        try adjustClock(index, by: .seconds(amount), at: now, events: &events)
+      } else {
+        change(field: index, to: stepped(index, from: values[index], by: amount), events: &events)
+      }
     case .set(let name, let text):
       let index = try fieldIndex(name)
       let field = spec.fields[index]
+      if let format = field.clockFormat {
+        guard let time = ClockText.parse(text), time <= format.length else {
+          throw ScoreboardError.invalidValue(field: name, value: text, expected: expectation(field))
+        }
+        if session?.field == index {
+          cancelSession(events: &events)
+        }
+        setClock(index, to: time, at: now, events: &events)
+        return events
+      }
       guard let value = field.value(parsing: text) else {
         throw ScoreboardError.invalidValue(field: name, value: text, expected: expectation(field))
       }
@@ -140,7 +183,7 @@ public struct Scoreboard: Sendable {
       }
       change(field: index, to: value, events: &events)
     case .undo:
-      undo(events: &events)
+      undo(at: now, events: &events)
     case .reset:
       reset(at: now, events: &events)
     case .brightness(let change):
@@ -165,6 +208,44 @@ public struct Scoreboard: Sendable {
         isBlanked = blanked
         events.append(.blankChanged(blanked))
       }
+    case .start(let name):
+      let index = try clockIndex(name)
+      try startClock(index, at: now, events: &events)
+    case .stop(let name):
+      stopClock(try clockIndex(name), at: now, events: &events)
+    case .startStop(let name):
+      let index = try clockIndex(name)
+      if clocks[index]?.isRunning == true {
+        stopClock(index, at: now, events: &events)
+      } else {
+        try startClock(index, at: now, events: &events)
+      }
+    case .adjust(let name, let amount):
+      let index =
+        name == nil && spec.fields[focus].clockFormat != nil ? focus : try clockIndex(name)
+      if session?.field == index {
+        cancelSession(events: &events)
+      }
+      try adjustClock(index, by: amount, at: now, events: &events)
+    case .resetClock(let name, let time):
+      let index = try clockIndex(name)
+      let format = spec.fields[index].clockFormat!
+      let target = time ?? format.startTime
+      guard target <= format.length else {
+        throw ScoreboardError.invalidValue(
+          field: spec.fields[index].name, value: ClockText.exact(target, minutes: true),
+          expected: expectation(spec.fields[index]))
+      }
+      if session?.field == index {
+        cancelSession(events: &events)
+      }
+      setClock(index, to: target, at: now, events: &events)
+    case .horn(let name):
+      let index = try hornIndex(name)
+      if horns[index].heldSince == nil {
+        horns[index].heldSince = now
+      }
+      reportHorns(at: now, events: &events)
     }
     return events
   }
@@ -176,14 +257,17 @@ public struct Scoreboard: Sendable {
     var events = advance(to: now)
     resetArmedAt = nil
     cancelSession(events: &events)
-    change(spec.fields.indices.map { ($0, spec.fields[$0].defaultValue) }, events: &events)
+    resetEveryField(at: now, events: &events)
     return events
   }
 
-  /// Lets time pass until `now`: an idle edit session is cancelled, a refusal flash
-  /// and an unconfirmed reset expire.
+  /// Lets time pass until `now`: running clocks that reached their end stop there (and
+  /// sound their horns), an idle edit session is cancelled, a refusal flash and an
+  /// unconfirmed reset expire, horns start and stop.
   public mutating func advance(to now: Instant) -> [ScoreboardEvent] {
     var events: [ScoreboardEvent] = []
+    stopClocksAtTheirEnd(before: now, events: &events)
+    reportHorns(at: now, events: &events)
     if let session, let timeout = spec.editTimeout, now >= session.lastActivity + timeout {
       cancelSession(events: &events)
     }
@@ -215,6 +299,7 @@ public struct Scoreboard: Sendable {
       deadlines.append(armed + spec.resetWindow)
       deadlines.append(nextToggle(after: now, anchor: armed))
     }
+    appendClockDeadlines(after: now, to: &deadlines)
     return deadlines.filter { $0 > now }.min()
   }
 
@@ -239,8 +324,13 @@ public struct Scoreboard: Sendable {
     on index: Int, at now: Instant, events: inout [ScoreboardEvent]
   ) {
     let field = spec.fields[index]
+    if let clock = clocks[index], clock.isRunning {
+      return  // a running clock is not typed over
+    }
     let value = values[index]
-    let entry = EditSession.Entry.start(field, value: value)
+    let entry =
+      field.clockFormat.map { EditSession.Entry.start($0, time: clocks[index]!.time) }
+      ?? EditSession.Entry.start(field, value: value)
     session = EditSession(field: index, originalValue: value, entry: entry, lastActivity: now)
     events.append(.editingBegan(field: field.name))
   }
@@ -248,6 +338,10 @@ public struct Scoreboard: Sendable {
   private mutating func typeDigit(_ digit: Int, at now: Instant, events: inout [ScoreboardEvent]) {
     guard var session else { return }
     let field = spec.fields[session.field]
+    if let format = field.clockFormat {
+      typeClockDigit(digit, format: format, session: &session, at: now, events: &events)
+      return
+    }
     guard case .number(let format) = field.kind else {
       refuse(session.field, at: now, events: &events)
       return
@@ -311,16 +405,32 @@ public struct Scoreboard: Sendable {
   ) {
     guard var session else { return }
     let field = spec.fields[session.field]
-    let value = stepped(session.field, from: session.pendingValue, by: amount)
-    session.entry = .start(field, value: value)
+    if let format = field.clockFormat {
+      let typed = EditSession.time(of: session.entry, format: format) ?? clocks[session.field]!.time
+      let time = min(max(typed + .seconds(amount), .zero), format.length)
+      session.entry = .start(format, time: time)
+    } else {
+      session.entry = .start(field, value: stepped(session.field, from: session.pendingValue, by: amount))
+    }
     session.lastActivity = now
     self.session = session
     events.append(.editingChanged(field: field.name, text: entryText(session)))
   }
 
-  private mutating func commitSession(at now: Instant, events: inout [ScoreboardEvent]) {
+  mutating func commitSession(at now: Instant, events: inout [ScoreboardEvent]) {
     guard let session else { return }
     let field = spec.fields[session.field]
+    if let format = field.clockFormat {
+      guard let time = EditSession.time(of: session.entry, format: format), time <= format.length
+      else {
+        refuse(session.field, at: now, events: &events)
+        return
+      }
+      self.session = nil
+      events.append(.editingEnded(field: field.name, committed: true))
+      setClock(session.field, to: time, at: now, events: &events)
+      return
+    }
     let value = session.pendingValue
     guard field.valueRange.contains(value) else {
       refuse(session.field, at: now, events: &events)
@@ -331,7 +441,7 @@ public struct Scoreboard: Sendable {
     change(field: session.field, to: value, events: &events)
   }
 
-  private mutating func cancelSession(events: inout [ScoreboardEvent]) {
+  mutating func cancelSession(events: inout [ScoreboardEvent]) {
     guard let session else { return }
     self.session = nil
     events.append(.editingEnded(field: spec.fields[session.field].name, committed: false))
@@ -353,7 +463,7 @@ public struct Scoreboard: Sendable {
     beginSession(on: index, at: now, events: &events)
   }
 
-  private mutating func refuse(_ index: Int, at now: Instant, events: inout [ScoreboardEvent]) {
+  mutating func refuse(_ index: Int, at now: Instant, events: inout [ScoreboardEvent]) {
     refusal = (index, now + spec.refusalFlash)
     events.append(.refused(field: spec.fields[index].name))
   }
@@ -361,7 +471,7 @@ public struct Scoreboard: Sendable {
   // MARK: - Committed changes
 
   /// Sets one field as one undoable change, reporting it when it changed.
-  private mutating func change(
+  mutating func change(
     field: Int, to value: Int, events: inout [ScoreboardEvent]
   ) {
     change(CollectionOfOne((field: field, value: value)), events: &events)
@@ -371,14 +481,26 @@ public struct Scoreboard: Sendable {
   private mutating func change<Updates: Sequence<(field: Int, value: Int)>>(
     _ updates: Updates, events: inout [ScoreboardEvent]
   ) {
+    remember(assign(updates, events: &events))
+  }
+
+  /// Applies new values, reporting each field that changed; returns the changes.
+  private mutating func assign<Updates: Sequence<(field: Int, value: Int)>>(
+    _ updates: Updates, events: inout [ScoreboardEvent]
+  ) -> [Change] {
     var changes: [Change] = []
     for update in updates where values[update.field] != update.value {
-      changes.append(Change(field: update.field, from: values[update.field], to: update.value))
+      let from = values[update.field]
+      changes.append(.value(field: update.field, from: from, to: update.value))
       values[update.field] = update.value
       events.append(
-        .valueChanged(
-          field: spec.fields[update.field].name, from: changes.last!.from, to: update.value))
+        .valueChanged(field: spec.fields[update.field].name, from: from, to: update.value))
     }
+    return changes
+  }
+
+  /// Keeps `changes` as one entry for `undo`, unless there are none.
+  mutating func remember(_ changes: [Change]) {
     guard !changes.isEmpty else { return }
     undoHistory.append(changes)
     if undoHistory.count > spec.undoDepth {
@@ -387,16 +509,20 @@ public struct Scoreboard: Sendable {
   }
 
   /// Cancels an open edit session; with none open, reverts the last committed change.
-  private mutating func undo(events: inout [ScoreboardEvent]) {
+  private mutating func undo(at now: Instant, events: inout [ScoreboardEvent]) {
     if session != nil {
       cancelSession(events: &events)
       return
     }
     guard let last = undoHistory.popLast() else { return }
     for change in last.reversed() {
-      values[change.field] = change.from
-      events.append(
-        .valueChanged(field: spec.fields[change.field].name, from: change.to, to: change.from))
+      switch change {
+      case .value(let field, let from, let to):
+        values[field] = from
+        events.append(.valueChanged(field: spec.fields[field].name, from: to, to: from))
+      case .clock(let field, let from, let to):
+        moveClock(field, by: from - to, at: now, events: &events)
+      }
     }
   }
 
@@ -408,7 +534,24 @@ public struct Scoreboard: Sendable {
     }
     resetArmedAt = nil
     cancelSession(events: &events)
-    change(spec.fields.indices.map { ($0, spec.fields[$0].defaultValue) }, events: &events)
+    resetEveryField(at: now, events: &events)
+  }
+
+  /// Every field back to its default and every clock stopped at its start time, as one
+  /// undoable change.
+  private mutating func resetEveryField(at now: Instant, events: inout [ScoreboardEvent]) {
+    var changes = assign(
+      spec.fields.indices.filter { spec.fields[$0].clockFormat == nil }.map {
+        ($0, spec.fields[$0].defaultValue)
+      }, events: &events)
+    for index in spec.fields.indices {
+      guard let format = spec.fields[index].clockFormat else { continue }
+      stopClock(index, at: now, events: &events, withFollowers: false)
+      if let change = assignClock(index, to: format.startTime, at: now, events: &events) {
+        changes.append(change)
+      }
+    }
+    remember(changes)
   }
 
   /// `value` moved by `amount`: numbers clamped to their limits, list indices wrapped.
@@ -419,20 +562,25 @@ public struct Scoreboard: Sendable {
     case .list(let values):
       let count = values.count
       return ((value + amount) % count + count) % count
+    case .clock:
+      return value
     }
   }
 
-  private func fieldIndex(_ name: String) throws(ScoreboardError) -> Int {
+  func fieldIndex(_ name: String) throws(ScoreboardError) -> Int {
     guard let index = index(of: name) else {
       throw ScoreboardError.unknownField(name, known: spec.fields.map(\.name))
     }
     return index
   }
 
-  private func expectation(_ field: FieldSpec) -> String {
+  func expectation(_ field: FieldSpec) -> String {
     switch field.kind {
     case .number(let format): "a number from \(format.minimum) to \(format.maximum)"
     case .list(let values): "one of " + values.joined(separator: " ")
+    case .clock(let format):
+      ClockText.expected + " up to " + ClockText.text(
+        format.length, tenths: false, minutes: format.role == .game)
     }
   }
 
@@ -446,6 +594,13 @@ public struct Scoreboard: Sendable {
 public enum ScoreboardError: Error, Hashable, Sendable, CustomStringConvertible {
   case unknownField(String, known: [String])
   case invalidValue(field: String, value: String, expected: String)
+  /// A clock action named a field that is not a clock, or there is no clock.
+  case notAClock(String?, clocks: [String])
+  case unknownHorn(String?, known: [String])
+  /// The clock must be stopped for this (adjusting it).
+  case clockRunning(String)
+  /// The clock is at its end and cannot start.
+  case clockAtEnd(String)
 
   public var description: String {
     switch self {
@@ -453,6 +608,18 @@ public enum ScoreboardError: Error, Hashable, Sendable, CustomStringConvertible 
       "no field named '\(name)' (fields: \(known.joined(separator: ", ")))"
     case .invalidValue(let field, let value, let expected):
       "'\(value)' is not a value of \(field): expected \(expected)"
+    case .notAClock(let name?, let clocks):
+      "'\(name)' is not a clock (clocks: \(clocks.isEmpty ? "none" : clocks.joined(separator: ", ")))"
+    case .notAClock(nil, _):
+      "no clock is configured"
+    case .unknownHorn(let name?, let known):
+      "no horn named '\(name)' (horns: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"
+    case .unknownHorn(nil, _):
+      "no horn is configured"
+    case .clockRunning(let name):
+      "clock \(name) is running; stop it first"
+    case .clockAtEnd(let name):
+      "clock \(name) has run out; set or reset it first"
     }
   }
 }

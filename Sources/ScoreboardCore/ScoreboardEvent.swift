@@ -18,4 +18,14 @@ public enum ScoreboardEvent: Hashable, Sendable {
   case blankChanged(Bool)
   /// A first `reset` press: a second one within the reset window resets.
   case resetArmed
+  /// A clock started running from `time`.
+  case clockStarted(field: String, time: Duration)
+  /// A clock was stopped, showing `time` (exact, not rounded).
+  case clockStopped(field: String, time: Duration)
+  /// A clock reached zero (its end, counting up) and stopped there by itself.
+  case clockRanOut(field: String)
+  /// A clock was set, adjusted, reset or its change undone.
+  case clockChanged(field: String, from: Duration, to: Duration)
+  /// A horn began or stopped sounding.
+  case hornChanged(horn: String, sounding: Bool)
 }

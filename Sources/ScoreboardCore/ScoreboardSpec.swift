@@ -27,12 +27,14 @@ public struct ScoreboardSpec: Hashable, Sendable {
   public var brightness: Int
   /// How many committed changes `undo` can revert.
   public var undoDepth: Int
+  /// The horns and buzzers the model sounds.
+  public var horns: [HornSpec]
 
   public init(
     fields: [FieldSpec], displays: [DisplayLayout], cursor: CursorStyle = .blink,
     blinkInterval: Duration = .milliseconds(500), editTimeout: Duration? = .seconds(15),
     resetWindow: Duration = .seconds(2), refusalFlash: Duration = .milliseconds(300),
-    brightness: Int = 8, undoDepth: Int = 32
+    brightness: Int = 8, undoDepth: Int = 32, horns: [HornSpec] = []
   ) {
     self.fields = fields
     self.displays = displays
@@ -43,11 +45,20 @@ public struct ScoreboardSpec: Hashable, Sendable {
     self.refusalFlash = refusalFlash
     self.brightness = brightness
     self.undoDepth = undoDepth
+    self.horns = horns
   }
 
   /// The field named `name`.
   public func field(named name: String) -> FieldSpec? {
     fields.first { $0.name == name }
+  }
+
+  /// The clock that `start`, `stop` and `reset-clock` without a name mean: the first
+  /// game clock that follows no other, else the first clock.
+  public var mainClock: Int? {
+    fields.indices.first {
+      fields[$0].clockFormat.map { $0.role == .game && $0.follows == nil } ?? false
+    } ?? fields.indices.first { fields[$0].clockFormat != nil }
   }
 
   /// The fields shown on the display named `display`, left to right.

@@ -59,6 +59,7 @@ public final class Daemon {
     logic = DaemonLogic(
       board: Scoreboard(spec: configuration.scoreboard), keymaps: Self.keymaps(configuration))
     logic.notesKeys = logger.minimumLevel <= .debug
+    logic.bootID = BootID.current()
     store = StateStore(path: configuration.service.stateFile, logger: logger)
     try store.prepare()
     control = try openControl(configuration.service)
@@ -91,6 +92,8 @@ public final class Daemon {
       self.handleSignals()
     }
     var now = Self.now()
+    // Clocks that ran out while scoreboardd was not running stop where they ran out.
+    _ = carryOut(.deadline)
     devices.show(logic.board, at: now)
     _ = devices.onlineChanges()
     let status = statusLine()
@@ -155,6 +158,10 @@ public final class Daemon {
     let reaction = logic.step(input, at: now)
     boardDeadline = reaction.nextDeadline
     devices.show(logic.board, at: now)
+    devices.sound(logic.board, at: now)
+    for click in reaction.clicks {
+      devices.click(refused: click.refused, at: click.time, now: now)
+    }
     var answer = reaction.answer
     if reaction.changesState {
       statusMayHaveChanged = true
@@ -209,6 +216,21 @@ public final class Daemon {
         logger.debug("\(name): editing \(committed ? "committed" : "cancelled")")
       case .focusChanged(let name):
         logger.debug("focus on \(name)")
+      case .clockStarted(let name, let time):
+        guard let format = spec.field(named: name)?.clockFormat else { continue }
+        logger.info("\(name): started at \(format.exactText(time))\(origin)")
+      case .clockStopped(let name, let time):
+        guard let format = spec.field(named: name)?.clockFormat else { continue }
+        logger.info("\(name): stopped at \(format.exactText(time))\(origin)")
+      case .clockRanOut(let name):
+        guard let format = spec.field(named: name)?.clockFormat else { continue }
+        logger.info("\(name): reached \(format.exactText(format.endTime)) and stopped")
+      case .clockChanged(let name, let from, let to):
+        guard logger.minimumLevel <= .info, let format = spec.field(named: name)?.clockFormat
+        else { continue }
+        logger.info("\(name): \(format.exactText(from)) -> \(format.exactText(to))\(origin)")
+      case .hornChanged(let name, let sounding):
+        logger.info("horn \(name) \(sounding ? "on" : "off")\(origin)")
       }
     }
   }
@@ -220,8 +242,15 @@ public final class Daemon {
   /// written shows from the start.
   private func restoreState(at now: Instant) {
     if let saved = store.load(at: now) {
-      for name in logic.restore(saved) {
+      let restored = logic.restore(saved)
+      for name in restored.dropped {
         logger.notice("saved field \(name) is no longer configured or does not fit; dropped")
+      }
+      for name in restored.stoppedClocks {
+        logger.notice(
+          "clock \(name) was running when scoreboardd last stopped, in an earlier boot (a "
+            + "power cut or a reboot): it is stopped at \(logic.board.text(of: name, at: now) ?? "?"), "
+            + "the time it was last started from")
       }
     }
     store.save(logic.savedState, at: now)
@@ -248,7 +277,7 @@ public final class Daemon {
   func controlStatus() -> ControlStatus {
     ControlStatus(
       logic.board, displays: devices.displayStatus, keypads: devices.keypadStatus,
-      stateFile: store.status)
+      stateFile: store.status, at: max(Self.now(), logic.time))
   }
 
   private func statusLine() -> String {

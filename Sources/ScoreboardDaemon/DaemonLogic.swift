@@ -20,6 +20,9 @@ struct DaemonLogic {
   private(set) var time: Instant = .zero
   /// Whether reactions carry `keyNotes`: only the debug log has a use for them.
   var notesKeys = true
+  /// The kernel's boot id, saved with running clocks: a clock saved running in another
+  /// boot comes back stopped, since its start instant is on that boot's clock.
+  var bootID: String?
 
   /// One input of a step.
   enum Input {
@@ -48,6 +51,8 @@ struct DaemonLogic {
     var keyNotes: [KeyNote] = []
     /// When the board next changes by itself; nil when it waits for input.
     var nextDeadline: Instant?
+    /// Key clicks: a key pressed at `time` did something, or was refused.
+    var clicks: [(refused: Bool, time: Instant)] = []
   }
 
   /// What a key did: the action it is bound to, or nil when it is not mapped.
@@ -105,13 +110,22 @@ struct DaemonLogic {
   /// Restores saved values, brightness and blanking without events.
   ///
   /// - Returns: The saved fields that were dropped.
-  mutating func restore(_ saved: SavedState) -> [String] {
-    saved.apply(to: &board).sorted()
+  mutating func restore(_ saved: SavedState) -> (dropped: [String], stoppedClocks: [String]) {
+    var saved = saved
+    var stopped: [String] = []
+    if saved.bootID != bootID {
+      for (name, clock) in saved.clocks.sorted(by: { $0.key < $1.key }) where clock.isRunning {
+        saved.clocks[name]?.startedAt = nil
+        stopped.append(name)
+      }
+    }
+    let dropped = saved.apply(to: &board).sorted()
+    return (dropped, stopped.filter { !dropped.contains($0) })
   }
 
-  /// What the state file keeps: the committed values, not an entry being typed.
+  /// What the state file keeps: the committed values and clocks, not an entry being typed.
   var savedState: SavedState {
-    SavedState(from: board.settled)
+    SavedState(from: board.settled, bootID: bootID)
   }
 
   // MARK: - Steps
@@ -123,9 +137,13 @@ struct DaemonLogic {
   }
 
   private mutating func press(_ event: KeyEvent, at now: Instant, into reaction: inout Reaction) {
-    guard let keymap = keymaps.first(where: { $0.keypad == event.keypad })?.keymap,
-      let action = keymap.action(for: event)
-    else {
+    let keymap = keymaps.first(where: { $0.keypad == event.keypad })?.keymap
+    if event.kind == .release, case .horn(let name)? = keymap?.bindings[event.key] {
+      let time = advanceTime(to: event.time, now: now)
+      record(board.releaseHorn(name, at: time), source: "keypad " + event.keypad, into: &reaction)
+      return
+    }
+    guard let keymap, let action = keymap.action(for: event) else {
       if notesKeys, event.kind == .press {
         reaction.keyNotes.append(KeyNote(event: event, action: nil))
       }
@@ -135,7 +153,14 @@ struct DaemonLogic {
       reaction.keyNotes.append(KeyNote(event: event, action: action))
     }
     let time = advanceTime(to: event.time, now: now)
-    perform(action, at: time, source: "keypad " + event.keypad, into: &reaction)
+    let eventsBefore = reaction.events.count
+    let error = perform(action, at: time, source: "keypad " + event.keypad, into: &reaction)
+    let events = reaction.events[eventsBefore...]
+    let refused =
+      error != nil || events.contains { if case .refused = $0.event { true } else { false } }
+    if refused || !events.isEmpty {
+      reaction.clicks.append((refused, time))
+    }
   }
 
   private mutating func answer(
@@ -150,15 +175,35 @@ struct DaemonLogic {
     }
     switch request {
     case .get(let field):
-      guard let text = board.text(of: field) else {
+      guard let text = board.text(of: field, at: time) else {
         return .error(
           ScoreboardError.unknownField(field, known: board.spec.fields.map(\.name)).description)
       }
       return .ok(text)
     case .set(let field, let value):
-      return carryOut(.set(field: field, value: value)) { "\(field) \($0.text(of: field) ?? "")" }
+      return carryOut(.set(field: field, value: value)) {
+        "\(field) \($0.text(of: field, at: time) ?? "")"
+      }
     case .add(let field, let amount):
-      return carryOut(.add(field: field, amount: amount)) { "\(field) \($0.text(of: field) ?? "")" }
+      return carryOut(.add(field: field, amount: amount)) {
+        "\(field) \($0.text(of: field, at: time) ?? "")"
+      }
+    case .clock(let action):
+      return carryOut(action) { board in
+        guard let index = action.fieldNames.first.flatMap(board.index(of:)) ?? board.spec.mainClock
+        else { return "" }
+        let state = board.clocks[index]?.isRunning == true ? "running" : "stopped"
+        return "\(board.spec.fields[index].name) \(board.valueText(of: index, at: time)) \(state)"
+      }
+    case .horn(let name):
+      do {
+        let events = try board.soundHorn(name, at: time)
+        record(events, source: client, into: &reaction)
+        return .ok(name ?? board.spec.horns.first?.name ?? "")
+      } catch {
+        reaction.refusals.append("\(client): horn: \(error)")
+        return .error("\(error)")
+      }
     case .press(let key, let keypadName):
       guard
         let keypad = keypadName.map({ name in keymaps.first { $0.keypad == name } })
@@ -209,7 +254,8 @@ struct DaemonLogic {
     for event in events {
       reaction.events.append((event, source))
       switch event {
-      case .valueChanged, .brightnessChanged, .blankChanged:
+      case .valueChanged, .brightnessChanged, .blankChanged, .clockStarted, .clockStopped,
+        .clockRanOut, .clockChanged:
         reaction.changesState = true
       default:
         break

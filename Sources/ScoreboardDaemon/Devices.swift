@@ -72,6 +72,8 @@ final class Devices {
   private let loop: PollLoop
   private var outputs: [Output] = []
   private var inputs: [Input] = []
+  /// The horns, in configuration order (the order of the model's `spec.horns`).
+  private var horns: [(configuration: HornConfiguration, output: HornOutput)] = []
   /// Whether each display and keypad was online when last asked.
   private var reported: (displays: [ControlStatus.Device], keypads: [ControlStatus.Device])?
   /// The earliest deadline of a device at the last `watch()`; nil when none waits for
@@ -98,6 +100,7 @@ final class Devices {
     self.logger = logger
     self.loop = loop
     outputs = configuration.displays.flatMap { openDisplay($0, at: now) }
+    horns = configuration.horns.map { ($0, openHorn($0, at: now)) }
     do {
       for keypad in configuration.keypads {
         inputs.append(try openKeypad(keypad, at: now))
@@ -138,8 +141,27 @@ final class Devices {
     }
   }
 
+  /// Sounds or silences each horn as `board` says at `now`.
+  func sound(_ board: Scoreboard, at now: Instant) {
+    for index in horns.indices where index < board.horns.count {
+      horns[index].output.set(sounding: board.hornIsSounding(index, at: now), at: now)
+    }
+  }
+
+  /// Clicks the horns that click for keys, for a key pressed at `time`.
+  func click(refused: Bool, at time: Instant, now: Instant) {
+    for horn in horns where horn.output.clicks {
+      horn.output.click(refused: refused, at: time, now: now)
+    }
+  }
+
   /// Lets displays and keypads whose deadline has come go on with their work.
   func serviceDue(at now: Instant) {
+    for horn in horns {
+      if let deadline = horn.output.deadline, deadline <= now {
+        horn.output.service(at: now)
+      }
+    }
     // Nothing is due before the earliest deadline the last `watch()` found. A deadline
     // set since (a frame shown in this round) is found by the next `watch()`, which
     // wakes the loop at once if it is due.
@@ -175,6 +197,9 @@ final class Devices {
         { events in display.service(events, at: Daemon.now()) }
       }
       note(wait.deadline)
+    }
+    for horn in horns {
+      note(horn.output.deadline)
     }
     for index in inputs.indices where !inputs[index].isClosed {
       let keypad = inputs[index].keypad
@@ -270,6 +295,10 @@ final class Devices {
       close(output, finalFrame: board.map { finalFrame(of: output, board: $0, at: now) })
     }
     outputs.removeAll()
+    for horn in horns {
+      horn.output.shutdown()
+    }
+    horns.removeAll()
     for input in inputs {
       close(input)
     }
@@ -302,6 +331,18 @@ final class Devices {
         close(input)
       }
     }
+    var keptHorns: [String: HornOutput] = [:]
+    for horn in horns {
+      if let same = new.horns.first(where: { $0.name == horn.configuration.name }),
+        same.driver == horn.configuration.driver, same.clicks == horn.configuration.clicks,
+        same.clickDuration == horn.configuration.clickDuration
+      {
+        keptHorns[same.name] = horn.output
+      } else {
+        horn.output.shutdown()
+      }
+    }
+    horns = new.horns.map { horn in (horn, keptHorns[horn.name] ?? openHorn(horn, at: now)) }
     configuration = new
     onlineStates = []  // the next look compares by name
     outputs = new.displays.flatMap { display in
@@ -332,6 +373,17 @@ final class Devices {
     ).map { cells, driver in
       Output(configuration: display, cells: cells, display: driver)
     }
+  }
+
+  private func openHorn(_ horn: HornConfiguration, at now: Instant) -> HornOutput {
+    let wiring: HornOutput.Wiring =
+      switch horn.driver {
+      case .gpio(let line, let activeLow): .gpio(line: line, activeLow: activeLow, backend: gpio)
+      case .terminal: .terminalBell(.standardOutput)
+      }
+    return HornOutput(
+      name: horn.name, wiring: wiring, clicks: horn.clicks, clickDuration: horn.clickDuration,
+      logger: logger, at: now)
   }
 
   private func openKeypad(_ keypad: KeypadConfiguration, at now: Instant) throws(DaemonError)

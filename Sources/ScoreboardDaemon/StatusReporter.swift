@@ -23,7 +23,15 @@ final class StatusReporter {
     board: Scoreboard, displays: [ControlStatus.Device], keypads: [ControlStatus.Device],
     unsavedReason: String?
   ) -> String {
-    let fields = board.spec.fields.map { "\($0.name) \(board.text(of: $0.name) ?? "?")" }
+    // A clock's time is the one it was started from or stopped at: STATUS= is sent on
+    // changes, not as the clock runs.
+    let fields = board.spec.fields.indices.map { index in
+      let field = board.spec.fields[index]
+      guard let clock = board.clocks[index], let format = field.clockFormat else {
+        return "\(field.name) \(board.valueText(of: index, at: .zero))"
+      }
+      return "\(field.name) \(format.exactText(clock.time))\(clock.isRunning ? " running" : "")"
+    }
     func summary(_ devices: [ControlStatus.Device], _ noun: String) -> String {
       let offline = devices.filter { !$0.isOnline }.count
       let count = "\(devices.count) \(noun)\(devices.count == 1 ? "" : "s")"

@@ -20,7 +20,8 @@ enum ControlCommandLine {
 
     Commands:
       status [--json]          every field's value, the brightness, blanking, the field
-                               being edited, and which displays and keypads are online
+                               being edited, which displays and keypads are online, and
+                               which clocks run and horns sound
       get FIELD                one field's value
       set FIELD VALUE          set a field: a number, or one of a list field's values
       add FIELD +N|-N          add to a field (numbers stop at their limits, lists wrap)
@@ -30,6 +31,14 @@ enum ControlCommandLine {
       reset                    reset every field to its default, at once
       brightness 0-15|up|down  set or step the brightness (+N and -N step by N)
       blank on|off             blank or unblank the displays
+      start|stop [CLOCK]       start or stop a clock (by default the game clock); the
+                               clocks that follow it start and stop with it
+      start-stop [CLOCK]       start a stopped clock, stop a running one
+      set CLOCK M:SS|SS.t      set a clock (12:00, 0:52.4, 24, 4.9)
+      adjust [CLOCK] +S|-S.t   move a stopped clock (adjust game +1, adjust shot -0.1)
+      reset-clock [CLOCK] [TIME]  load a clock's reset value (reset-clock shot 14), by
+                               default its period length or first reset value
+      horn [HORN]              sound a horn for its duration
       watch                    print changes as they happen, until interrupted
       help                     list the commands scoreboardd knows
 

@@ -45,7 +45,7 @@ final class FakeHandler: ControlHandler {
       response =
         key == Key("KEY_KPENTER")
         ? .ok("commit") : .error("\(key) is not mapped on keypad \(keypad ?? "numpad")")
-    case .undo, .reset:
+    case .undo, .reset, .clock, .horn:
       response = .ok("")
     case .brightness(.to(let level)):
       brightness = level

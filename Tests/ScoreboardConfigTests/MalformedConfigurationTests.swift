@@ -49,11 +49,11 @@ import Testing
       "demo.conf:7: [field home]: expected a key before '=', found nothing"),
     .afterBase(
       "unknown section kind", "[feild away]\n",
-      "demo.conf:7: [feild away]: unknown section kind 'feild'; expected scoreboard, field, display, keypad or keymap"
+      "demo.conf:7: [feild away]: unknown section kind 'feild'; expected scoreboard, field, display, keypad, keymap or horn"
     ),
     .afterBase(
       "empty section header", "[]\n",
-      "demo.conf:7: []: expected a section kind (scoreboard, field, display, keypad or keymap), found nothing"
+      "demo.conf:7: []: expected a section kind (scoreboard, field, display, keypad, keymap or horn), found nothing"
     ),
     .afterBase(
       "section without its name", "[field]\n",
@@ -76,7 +76,7 @@ import Testing
       "demo.conf:7: [field home] digts: unknown key 'digts'; did you mean 'digits'?"),
     .afterBase(
       "unknown key far from any", "colour = red\n",
-      "demo.conf:7: [field home] colour: unknown key 'colour'; expected 'label', 'display', 'position', 'digits', 'values', 'min', 'max', 'placeholder', 'entry', 'commit-on-last-digit' or 'default'"
+      "demo.conf:7: [field home] colour: unknown key 'colour'; expected 'label', 'display', 'position', 'digits', 'values', 'min', 'max', 'placeholder', 'entry', 'commit-on-last-digit', 'default', 'type', 'length', 'count', 'tenths-below', 'resets', 'follows' or 'blank-when-less-game-time'"
     ),
     .afterBase(
       "digits not a number", "[field away]\nposition = 3\ndigits = x\n",

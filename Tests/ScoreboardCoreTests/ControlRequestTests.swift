@@ -84,7 +84,8 @@ import Testing
       ControlRequest.helpText
         == "commands: status, get FIELD, set FIELD VALUE, add FIELD +N|-N, "
         + "press KEY [KEYPAD], undo, reset, brightness 0-15|up|down|+N|-N, blank on|off, "
-        + "watch, help")
+        + "start [CLOCK], stop [CLOCK], start-stop [CLOCK], adjust [CLOCK] +S|-S|+S.t|-S.t, "
+        + "reset-clock [CLOCK] [TIME], horn [HORN], watch, help")
     for syntax in ControlRequest.syntax {
       let command = String(syntax.prefix { $0 != " " })
       do {

@@ -189,7 +189,7 @@ import Testing
       error: "line 2: expected 'blank on' or 'blank off', found \"blank \\u{1B}]0;owned\\u{7}\""),
     Malformed(
       text: "version 1\n\nscore home 12\n",
-      error: "line 3: expected 'version', 'brightness', 'blank' or 'field', "
+      error: "line 3: expected 'version', 'brightness', 'blank', 'field', 'boot' or 'clock', "
         + "found \"score home 12\""),
   ])
   func malformedFilesAreRefusedWithTheLine(malformed: Malformed) {

@@ -1,0 +1,55 @@
+/// A horn (or buzzer) as the model sees it: what sounds it, and for how long.
+///
+/// Where it is wired is the configuration's business; the model says when it sounds.
+public struct HornSpec: Hashable, Sendable {
+  /// The horn's name in the configuration, keymaps and the control socket (`main`).
+  public var name: String
+  /// The clock fields whose reaching zero (or their end, counting up) sounds the horn.
+  public var clocks: [String]
+  /// How long it sounds at zero, and for `horn` from the control socket.
+  public var duration: Duration
+  /// The longest a held horn key keeps it sounding: a stuck key or a lost release
+  /// does not sound it for ever.
+  public var holdLimit: Duration
+
+  public init(
+    name: String, clocks: [String] = [], duration: Duration = .milliseconds(1500),
+    holdLimit: Duration = .seconds(5)
+  ) {
+    self.name = name
+    self.clocks = clocks
+    self.duration = duration
+    self.holdLimit = holdLimit
+  }
+}
+
+/// When a horn sounds: for a set time from an instant (a clock's zero), and while its
+/// key is held.
+public struct HornState: Hashable, Sendable {
+  /// It sounds from this instant until `timedUntil` (a clock's zero, a control request).
+  public var timedFrom: Instant?
+  public var timedUntil: Instant?
+  /// When its key went down, while it is held.
+  public var heldSince: Instant?
+  /// Whether it sounded at the last look, for the on and off events.
+  var reportedOn = false
+
+  public init() {}
+
+  /// Whether the horn sounds at `now`.
+  public func isSounding(at now: Instant, spec: HornSpec) -> Bool {
+    if let heldSince, now >= heldSince, now < heldSince + spec.holdLimit {
+      return true
+    }
+    if let timedFrom, let timedUntil, now >= timedFrom, now < timedUntil {
+      return true
+    }
+    return false
+  }
+
+  /// The next instant after `now` at which the horn starts or stops by itself.
+  public func nextChange(after now: Instant, spec: HornSpec) -> Instant? {
+    [heldSince.map { $0 + spec.holdLimit }, timedFrom, timedUntil].compactMap { $0 }
+      .filter { $0 > now }.min()
+  }
+}
