@@ -368,8 +368,14 @@ final class Devices {
   }
 
   private func openDisplay(_ display: DisplayConfiguration, at now: Instant) -> [Output] {
-    DriverFactory.displays(
-      display, spec: configuration.scoreboard, gpio: gpio, logger: logger, at: now
+    // Terminal displays share the terminal, one drawing under the other.
+    let terminals = configuration.displays.filter {
+      if case .terminal = $0.driver { true } else { false }
+    }
+    let terminalIndex = terminals.firstIndex { $0.name == display.name } ?? 0
+    return DriverFactory.displays(
+      display, spec: configuration.scoreboard, gpio: gpio, logger: logger,
+      terminalIndex: terminalIndex, at: now
     ).map { cells, driver in
       Output(configuration: display, cells: cells, display: driver)
     }

@@ -10,7 +10,7 @@ enum DriverFactory {
   /// S7S modules make one display).
   static func displays(
     _ display: DisplayConfiguration, spec: ScoreboardSpec, gpio: any GPIOBackend, logger: Logger,
-    at now: Instant
+    terminalIndex: Int = 0, at now: Instant
   ) -> [(cells: Range<Int>, driver: any SegmentDisplay)] {
     let whole = 0..<display.cellCount
     func gpioDisplay(_ lines: [GPIOLine], _ encoder: any GPIOProtocol) -> any SegmentDisplay {
@@ -23,7 +23,8 @@ enum DriverFactory {
       let layout = DisplayLayout(name: display.name, cellCount: display.cellCount)
       let driver = TerminalDisplay(
         name: display.name, layout: layout, fields: spec.fields(on: display.name),
-        footer: options.footer, output: .standardOutput)
+        footer: options.footer, output: .standardOutput,
+        firstRow: 1 + terminalIndex * LargeFrameRenderer.height)
       return [(whole, driver)]
     case .s7s(let options):
       return options.ports.enumerated().map { module, port in

@@ -14,7 +14,8 @@ import Testing
     "Config/examples/s7s-two-modules.conf", "Config/examples/serial-frame.conf",
     "Config/examples/serial-text.conf", "Config/examples/tm1637-buttons.conf",
     "Config/examples/max7219-matrix.conf", "Config/examples/large-digits-buttons.conf",
-    "Config/examples/usb-numpad.conf",
+    "Config/examples/usb-numpad.conf", "Config/examples/basketball-fiba.conf",
+    "Config/examples/ice-hockey.conf", "Config/examples/futsal.conf",
   ])
   func shippedConfigurationsAreValid(path: String) throws {
     let daemon = try DaemonProcess(arguments: ["--check-config", Self.repository + "/" + path])
