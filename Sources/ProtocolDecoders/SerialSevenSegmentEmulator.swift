@@ -31,6 +31,18 @@ public struct SerialSevenSegmentEmulator {
   public private(set) var digits: [Glyph] = Array(repeating: .segments(0x7F), count: 4)
   /// Bits 0-3 = decimal points of digits 1-4, bit 4 = colon, bit 5 = apostrophe.
   public private(set) var points: UInt8 = 0b0011_1111
+  /// Whether the decimal point of each digit, left to right, is lit (bits 0-3 of `points`).
+  public var decimalPoints: [Bool] {
+    (0..<4).map { points >> $0 & 1 == 1 }
+  }
+  /// Whether the colon between digits 2 and 3 is lit (bit 4 of `points`).
+  public var isColonLit: Bool {
+    points & 0b0001_0000 != 0
+  }
+  /// Whether the apostrophe is lit (bit 5 of `points`).
+  public var isApostropheLit: Bool {
+    points & 0b0010_0000 != 0
+  }
   /// 0-100, kept in EEPROM; a value the encoder never uses, to see that it sets one.
   public private(set) var brightness = 42
   /// The digit the next character goes to, 0-3.

@@ -8,7 +8,9 @@ import ScoreboardCore
 /// unlit ones in dim grey, so the digits look like a real LED display. Each cell is 8
 /// columns wide; within a cell, rows 0, 3 and 6 of the digits hold segments A, G and D as
 /// `━━━━` in columns 1-4; rows 1-2 hold F and B as `┃` in columns 0 and 5, rows 4-5 E
-/// and C; the decimal point is a `●` in row 6, column 6.
+/// and C; the decimal point is a `●` in row 6, column 6. A colon after a cell (a clock's
+/// `12:34`) is drawn in its place, in the gap to the next cell: a `●` in rows 2 and 4 of
+/// column 6, lit unless the frame is blank, and that cell's point is not drawn.
 public struct LargeFrameRenderer: Sendable {
   /// The rows a drawing takes.
   public static let height = 10
@@ -46,10 +48,17 @@ public struct LargeFrameRenderer: Sendable {
     for index in 0..<cellCount {
       let cell = frame.cells.indices.contains(index) && !frame.isBlank ? frame.cells[index] : []
       let left = Self.leftMargin + index * Self.cellWidth
-      for (segment, row, columns, character) in Self.strokes {
+      let hasColon = frame.colons?.contains(index) ?? false
+      for (segment, row, columns, character) in Self.strokes where !(hasColon && segment == .dp) {
         let color = cell.contains(segment) ? litColor : Self.unlitColor
         for column in columns {
           digitLines[row].put(character, at: left + column, color: color)
+        }
+      }
+      if hasColon {
+        let color = frame.isBlank ? Self.unlitColor : litColor
+        for row in Self.colonRows {
+          digitLines[row].put("●", at: left + Self.colonColumn, color: color)
         }
       }
     }
@@ -117,6 +126,11 @@ public struct LargeFrameRenderer: Sendable {
     (.e, 5, 0...0, "┃"), (.c, 5, 5...5, "┃"),
     (.d, 6, 1...4, "━"), (.dp, 6, 6...6, "●"),
   ]
+
+  /// The digit rows of a colon's two dots.
+  private static let colonRows = [2, 4]
+  /// The column of a colon within the cell it follows, where its point would be.
+  private static let colonColumn = 6
 }
 
 /// One line of a drawing: characters at columns, each with an optional 256-colour

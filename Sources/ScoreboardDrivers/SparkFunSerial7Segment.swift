@@ -9,20 +9,28 @@ import ScoreboardCore
 ///
 /// On the wire: `0x76` clears the display once, when the device is initialised; each
 /// digit is written as raw segments (`0x7B`-`0x7E` and the segments) and only when it
-/// changes; the decimal points go in one `0x77` command, sent when any of them changes;
-/// brightness is `0x7A` with 0-100, sent when the device is initialised and afterwards
-/// only when it changes, because the firmware writes it to EEPROM on every such command.
+/// changes; the decimal points and the colon go in one `0x77` command, sent when any of
+/// them changes; brightness is `0x7A` with 0-100, sent when the device is initialised and
+/// afterwards only when it changes, because the firmware writes it to EEPROM on every
+/// such command. The module's colon sits between digits 2 and 3: a frame's colon after
+/// cell 1 (a clock's `12:34`) lights it instead of the point of digit 2 that the frame
+/// also has lit there; a colon anywhere else shows as the point of its cell.
 /// The module has no display-off command: a blank frame turns every segment and point
 /// dark and leaves the brightness as it is. The module never answers.
 public struct SparkFunSerial7Segment: SerialProtocol {
   /// The digits of one module.
   private static let digitCount = 4
+  /// The cell the module's colon follows.
+  private static let colonCell = 1
+  /// The colon's bit of the `0x77` command, above the points of digits 1-4.
+  private static let colonBit: UInt8 = 1 << 4
 
   /// What the module shows, as far as the encoder is concerned.
   private struct Shown: Equatable {
     /// Segments A-G of each digit, bit 0 = A.
     var digits: [UInt8]
-    /// Decimal points, bit 0-3 = DP of digits 1-4 (the colon and apostrophe stay dark).
+    /// The `0x77` byte: bits 0-3 = DP of digits 1-4, bit 4 = colon (the apostrophe, bit 5,
+    /// stays dark).
     var points: UInt8
     /// The module's brightness, 0-100.
     var brightness: UInt8
@@ -43,7 +51,8 @@ public struct SparkFunSerial7Segment: SerialProtocol {
   /// The module never answers.
   public var acknowledgement: Acknowledgement? { nil }
 
-  /// Clears the module, then sets the brightness, every digit and the decimal points.
+  /// Clears the module, then sets the brightness, every digit, the decimal points and the
+  /// colon.
   public mutating func initialize(showing frame: Frame) -> [UInt8] {
     let target = Self.shown(for: frame, keepingBrightness: nil)
     var bytes = [Command.clear, Command.brightness, target.brightness]
@@ -56,8 +65,8 @@ public struct SparkFunSerial7Segment: SerialProtocol {
   }
 
   /// The commands for what differs from what the module shows: brightness, digits in
-  /// order, decimal points. While the frame is blank, brightness changes wait until the
-  /// display shows again. Initialises the module if it was never initialised.
+  /// order, decimal points and colon. While the frame is blank, brightness changes wait
+  /// until the display shows again. Initialises the module if it was never initialised.
   public mutating func update(to frame: Frame) -> [UInt8] {
     guard let shown else { return initialize(showing: frame) }
     let target = Self.shown(for: frame, keepingBrightness: shown.brightness)
@@ -92,11 +101,12 @@ public struct SparkFunSerial7Segment: SerialProtocol {
     }
     var digits: [UInt8] = []
     digits.reserveCapacity(digitCount)
-    var points: UInt8 = 0
+    let hasColon = frame.colons?.contains(colonCell) ?? false
+    var points: UInt8 = hasColon ? colonBit : 0
     for digit in 0..<digitCount {
       let cell = digit < frame.cells.count ? frame.cells[digit] : .blank
       digits.append(cell.withoutPoint.rawValue)
-      if cell.contains(.dp) {
+      if cell.contains(.dp), !(hasColon && digit == colonCell) {
         points |= 1 << digit
       }
     }

@@ -21,8 +21,10 @@ import ScoreboardSettings
 /// blanking changed. Brightness 0-15 maps to the chip's 0-7 as `b / 2`.
 ///
 /// Bit 7 of a grid drives the decimal point of its digit, except on "clock" modules
-/// (`colon`), which wire only a colon, to bit 7 of grid 1: there the colon is lit while
-/// the display shows, and the frame's decimal points are not shown.
+/// (`colon`), which wire only a colon, to bit 7 of grid 1, between the second and third
+/// digits: there the frame's decimal points are not shown, and the colon is lit when the
+/// frame has one after cell 1 (a clock's `12:34`); on a display without a clock (the
+/// frame's `colons` nil) it is a separator, lit while the display shows.
 public struct TM1637Protocol: GPIOProtocol {
   /// The grids (digit positions) of the chip.
   public static let gridCount = 6
@@ -44,6 +46,8 @@ public struct TM1637Protocol: GPIOProtocol {
   private static let pointBit: UInt8 = 0x80
   /// The grid whose bit 7 drives the colon of clock modules.
   private static let colonGrid = 1
+  /// The cell the colon of clock modules follows.
+  private static let colonCell = 1
 
   /// What the chip holds, as far as the encoder is concerned.
   private struct Shown: Equatable {
@@ -73,8 +77,9 @@ public struct TM1637Protocol: GPIOProtocol {
   /// - Parameters:
   ///   - gridOrder: The grid of each cell, left to right; by default cell `i` is on grid
   ///     `i`. Six-digit modules are commonly wired `[2, 1, 0, 5, 4, 3]`.
-  ///   - colon: The module is a clock module: the colon on bit 7 of grid 1 is lit while
-  ///     the display shows, and decimal points are not shown.
+  ///   - colon: The module is a clock module: the colon on bit 7 of grid 1 is lit where
+  ///     the frame has a colon after cell 1, or always when the frame has no clock, and
+  ///     decimal points are not shown.
   ///   - bitDelay: The wait between clock edges; portable libraries use 100 µs, the
   ///     chip's own minimum is a few hundred nanoseconds.
   ///   - reinitializeInterval: How often everything is sent again, for a module that lost
@@ -187,7 +192,7 @@ public struct TM1637Protocol: GPIOProtocol {
       let segments = cell < frame.cells.count ? frame.cells[cell] : .blank
       grids[grid] = colon ? segments.withoutPoint.rawValue : segments.rawValue
     }
-    if colon {
+    if colon, frame.colons?.contains(Self.colonCell) ?? true {
       grids[Self.colonGrid] |= Self.pointBit
     }
     let brightness = UInt8(min(max(frame.brightness, 0), 15) / 2)

@@ -63,6 +63,19 @@ import Testing
     #expect(frames(in: bytes) == [received(frame, address: 0x42)])
   }
 
+  /// The protocol has no colon: a clock's colon arrives as the point of the cell before
+  /// it (`12:34` as `06 DB 4F 66`, the specification's example), tenths as a point.
+  @Test(
+    arguments: [
+      ("12.34", [1], [0x06, 0xDB, 0x4F, 0x66]),
+      (" 53.8", [], [0x00, 0x6D, 0xCF, 0x7F]),
+    ] as [(String, [Int], [UInt8])])
+  func aClocksColonArrivesAsThePointBeforeIt(text: String, colons: [Int], cells: [UInt8]) {
+    var encoder = encoder()
+    let bytes = encoder.initialize(showing: Fixtures.frame(text, colons: colons))
+    #expect(frames(in: bytes).map(\.cells) == [cells])
+  }
+
   @Test(arguments: [(-4, 0), (16, 15), (200, 15)])
   func brightnessOutsideTheScaleIsClamped(level: Int, sent: Int) {
     var encoder = encoder()

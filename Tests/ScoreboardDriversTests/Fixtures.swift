@@ -16,8 +16,23 @@ enum Fixtures {
       kind: .list(["1", "2", "3", "4", "OT"]), defaultValue: 0),
   ]
 
-  /// A frame showing `text` on the five cells.
-  static func frame(_ text: String, brightness: Int = 8, isBlank: Bool = false) -> Frame {
-    Frame(cells: try! SegmentFont.cells(for: text), brightness: brightness, isBlank: isBlank)
+  /// The same display with a game clock instead of the scores: clock (4 cells, `12:34`)
+  /// and period (1 cell). A number field stands in for the clock, which only its cells
+  /// concern here.
+  static let clockFields = [
+    FieldSpec(
+      name: "clock", label: "TIME", display: "main", position: 0, width: 4,
+      kind: .number(NumberFormat(digits: 4)), defaultValue: 0),
+    fields[2],
+  ]
+
+  /// A frame showing `text` on the five cells, with a lit colon after each cell of
+  /// `colons` (a clock's; nil when no clock is on the display).
+  static func frame(
+    _ text: String, brightness: Int = 8, isBlank: Bool = false, colons: [Int]? = nil
+  ) -> Frame {
+    Frame(
+      cells: try! SegmentFont.cells(for: text), brightness: brightness, isBlank: isBlank,
+      colons: colons)
   }
 }

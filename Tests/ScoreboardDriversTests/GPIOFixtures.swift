@@ -6,9 +6,14 @@ import TestSupport
 /// Helpers for the GPIO display tests: displays on the fake backend, what a logic
 /// analyser on their lines sees, and the log they write.
 enum GPIOFixtures {
-  /// A frame showing `text` (a `.` lights the point of the cell before it).
-  static func frame(_ text: String, brightness: Int = 8, isBlank: Bool = false) -> Frame {
-    Frame(cells: try! SegmentFont.cells(for: text), brightness: brightness, isBlank: isBlank)
+  /// A frame showing `text` (a `.` lights the point of the cell before it), with a lit
+  /// colon after each cell of `colons` (a clock's; nil when no clock is on the display).
+  static func frame(
+    _ text: String, brightness: Int = 8, isBlank: Bool = false, colons: [Int]? = nil
+  ) -> Frame {
+    Frame(
+      cells: try! SegmentFont.cells(for: text), brightness: brightness, isBlank: isBlank,
+      colons: colons)
   }
 
   /// A display named `main` on a fresh fake backend, lines `GPIO17`, `GPIO18` ...

@@ -5,7 +5,8 @@ import ScoreboardCore
 /// margin), the digits take rows 3-9 of the drawing; segment A is `━` in columns 1-4 of
 /// the first digit row, F and B `┃` in columns 0 and 5 of the second and third, G `━` in
 /// the fourth, E and C `┃` in the fifth and sixth, D `━` and the point `●` (column 6)
-/// in the seventh.
+/// in the seventh. A colon after a cell is a `●` in column 6 of the third and fifth digit
+/// rows, and then the cell's point is not drawn.
 struct LargeDrawingDecoder {
   /// Where a segment is drawn: digit row, columns within the cell, character.
   static let strokes: [(segment: Segments, row: Int, columns: [Int], character: Character)] = [
@@ -18,6 +19,9 @@ struct LargeDrawingDecoder {
     (.d, 6, [1, 2, 3, 4], "━"),
     (.dp, 6, [6], "●"),
   ]
+
+  /// The digit rows of a colon's dots, in the column of the point of the cell before it.
+  static let colonRows = [2, 4]
 
   /// Why a screen does not show a valid drawing.
   struct Malformed: Error, CustomStringConvertible {
@@ -44,31 +48,64 @@ struct LargeDrawingDecoder {
     var states: [State] = []
     for stroke in Self.strokes where stroke.segment == segment {
       for offset in stroke.columns {
-        let row = firstRow + 2 + stroke.row
-        let column = Self.column(cell: cell, offset: offset)
-        let drawn = screen.cell(row: row, column: column)
-        guard drawn.character == stroke.character else {
-          throw Malformed(
-            description:
-              "row \(row) column \(column): '\(drawn.character)', expected '\(stroke.character)'"
-          )
-        }
-        switch drawn.color {
-        case let color? where Self.reds.contains(color): states.append(.lit(color: color))
-        case let color? where (232...255).contains(color): states.append(.unlit)
-        default:
-          throw Malformed(
-            description: "row \(row) column \(column): colour \(String(describing: drawn.color))")
-        }
+        states.append(
+          try state(
+            at: stroke.row, column: Self.column(cell: cell, offset: offset),
+            character: stroke.character))
       }
     }
     return states
   }
 
-  /// The lit segments of `cell`; throws when a segment is drawn inconsistently.
+  /// The state of the `character` at digit row `digitRow`, screen column `column`; throws
+  /// when another character is there or its colour is neither a red nor a grey.
+  func state(at digitRow: Int, column: Int, character: Character) throws -> State {
+    let row = firstRow + 2 + digitRow
+    let drawn = screen.cell(row: row, column: column)
+    guard drawn.character == character else {
+      throw Malformed(
+        description: "row \(row) column \(column): '\(drawn.character)', expected '\(character)'")
+    }
+    switch drawn.color {
+    case let color? where Self.reds.contains(color): return .lit(color: color)
+    case let color? where (232...255).contains(color): return .unlit
+    default:
+      throw Malformed(
+        description: "row \(row) column \(column): colour \(String(describing: drawn.color))")
+    }
+  }
+
+  /// The colon drawn after `cell`, nil when there is none; throws when only one of its
+  /// dots is drawn, its dots differ, or the cell's point is drawn as well.
+  func colon(after cell: Int) throws -> State? {
+    let column = Self.column(cell: cell, offset: 6)
+    let dots = Self.colonRows.map { screen.cell(row: firstRow + 2 + $0, column: column) }
+    guard dots.contains(where: { $0.character != " " }) else { return nil }
+    let states = try Self.colonRows.map { try state(at: $0, column: column, character: "●") }
+    guard states.allSatisfy({ $0 == states[0] }) else {
+      throw Malformed(description: "the colon after cell \(cell) is partly lit")
+    }
+    let point = screen.cell(row: firstRow + 2 + 6, column: column)
+    guard point.character == " " else {
+      throw Malformed(description: "cell \(cell) has a colon and a point")
+    }
+    return states[0]
+  }
+
+  /// The cells among the first `cellCount` that a lit colon follows.
+  func litColons(cellCount: Int) throws -> [Int] {
+    try (0..<cellCount).filter { cell in
+      guard case .lit = try colon(after: cell) else { return false }
+      return true
+    }
+  }
+
+  /// The lit segments of `cell` (no point where a colon is drawn instead); throws when a
+  /// segment is drawn inconsistently.
   func segments(cell: Int) throws -> Segments {
     var lit: Segments = []
-    for segment in [Segments.a, .b, .c, .d, .e, .f, .g, .dp] {
+    let hasColon = try colon(after: cell) != nil
+    for segment in [Segments.a, .b, .c, .d, .e, .f, .g, .dp] where !(hasColon && segment == .dp) {
       let states = try self.states(of: segment, cell: cell)
       if states.allSatisfy({ $0 != .unlit }) {
         lit.insert(segment)

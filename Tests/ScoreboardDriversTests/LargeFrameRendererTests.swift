@@ -21,6 +21,61 @@ import Testing
     #expect(screen.lineFeeds == 0)
   }
 
+  /// A clock's colon is drawn in the gap after its cell, in place of the point the frame
+  /// lights there.
+  @Test(
+    arguments: [
+      ("12.34 ", [1]),
+      ("1.2.34.5", [1]),
+      (" 53.8 ", []),
+      ("12.34.5.", [1, 3]),
+      ("1234 ", [1]),
+    ] as [(String, [Int])])
+  func aClockColonIsDrawnInsteadOfThePoint(text: String, colons: [Int]) throws {
+    let frame = Fixtures.frame(text, colons: colons)
+    let decoder = LargeDrawingDecoder(screen: screen(showing: frame))
+    let pointsShown = frame.cells.indices.map { cell in
+      colons.contains(cell) ? frame.cells[cell].withoutPoint : frame.cells[cell]
+    }
+    let segments = try decoder.segments(cellCount: 5)
+    let litColons = try decoder.litColons(cellCount: 5)
+    #expect(segments == pointsShown)
+    #expect(litColons == colons)
+  }
+
+  @Test func framesWithoutAColonDrawNone() throws {
+    let clock = renderer.lines(for: Fixtures.frame(" 53.8 ", colons: []))
+    #expect(clock == renderer.lines(for: Fixtures.frame(" 53.8 ")), "no colon, no change")
+    let decoder = LargeDrawingDecoder(screen: screen(showing: Fixtures.frame("12.34 ")))
+    let colons = try (0..<5).map { try decoder.colon(after: $0) }
+    #expect(colons == [nil, nil, nil, nil, nil])
+  }
+
+  @Test func aBlankClockDrawsItsColonUnlit() throws {
+    let decoder = LargeDrawingDecoder(
+      screen: screen(showing: Fixtures.frame("12.34 ", isBlank: true, colons: [1])))
+    let colon = try decoder.colon(after: 1)
+    let segments = try decoder.segments(cellCount: 5)
+    #expect(colon == .unlit)
+    #expect(segments == Array(repeating: [], count: 5))
+  }
+
+  @Test func fromMinutesToTenthsTheColonGoesAndThePointComes() throws {
+    let minutes = renderer.lines(for: Fixtures.frame("01.00 ", colons: [1]))
+    let tenths = renderer.lines(for: Fixtures.frame(" 59.9 ", colons: []))
+    var screen = TerminalScreen()
+    screen.apply(renderer.redraw(from: nil, to: minutes))
+    let colonsBefore = try LargeDrawingDecoder(screen: screen).litColons(cellCount: 5)
+    #expect(colonsBefore == [1])
+    screen.apply(renderer.redraw(from: minutes, to: tenths))
+    let decoder = LargeDrawingDecoder(screen: screen)
+    let colonsAfter = try decoder.litColons(cellCount: 5)
+    let segments = try decoder.segments(cellCount: 5)
+    #expect(colonsAfter == [])
+    #expect(segments == Fixtures.frame(" 59.9 ").cells)
+    #expect(screen.unknownEscapes.isEmpty)
+  }
+
   @Test func blankFrameDrawsEverySegmentUnlit() throws {
     let screen = screen(showing: Fixtures.frame("88888", isBlank: true))
     #expect(

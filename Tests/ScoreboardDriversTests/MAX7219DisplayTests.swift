@@ -31,19 +31,23 @@ import Testing
       return zip(chain.chips, before).map { $0.writes - $1 }
     }
 
-    /// What each chip shows, DIG0 first, as text through `MAX7219DisplayTests.font`.
+    /// What each chip shows, DIG0 first, as text through `MAX7219DisplayTests.font`, a
+    /// lit point (D7) as a `.` after its digit.
     var shown: [String] {
       chain.chips.map { chip in
-        chip.shownDigits.map { digit in digit.flatMap { font[$0] } ?? "?" }.joined()
+        chip.shownDigits.map { digit in
+          guard let digit, let text = font[digit & 0x7F] else { return "?" }
+          return digit & 0x80 != 0 ? text + "." : text
+        }.joined()
       }
     }
   }
 
-  /// The no-decode patterns of the digits (D7 = DP, D6 = A ... D0 = G), as the
-  /// datasheet's table and the LedControl library have them.
+  /// The no-decode patterns of the digits without their point (D7 = DP, D6 = A ... D0 =
+  /// G), as the datasheet's table and the LedControl library have them.
   static let font: [UInt8: String] = [
     0x7E: "0", 0x30: "1", 0x6D: "2", 0x79: "3", 0x33: "4", 0x5B: "5", 0x5F: "6", 0x70: "7",
-    0x7F: "8", 0x7B: "9", 0x00: " ", 0xFE: "0.", 0xB0: "1.",
+    0x7F: "8", 0x7B: "9", 0x00: " ",
   ]
 
   @Test func theLinesIdleWithLoadHigh() throws {
@@ -98,6 +102,30 @@ import Testing
     _ = bench.show(GPIOFixtures.frame(text))
     #expect(bench.shown == expected)
     #expect(bench.chain.chips.map(\.scanLimit) == expected.map { UInt8($0.count - 1) })
+    #expect(bench.chain.violations.isEmpty)
+  }
+
+  /// A MAX7219 has no colon: a game clock's colon is the point the frame lights on the
+  /// cell before it (`12.34`), and its tenths are a point too (`53.8`).
+  @Test(
+    arguments: [
+      (MAX7219Protocol(cellCount: 4, digitOrder: .leftToRight), "12.34", [1], ["12.34"]),
+      (MAX7219Protocol(cellCount: 4), "12.34", [1], ["432.1"]),
+      (MAX7219Protocol(cellCount: 4, digitOrder: .leftToRight), " 53.8", [], [" 53.8"]),
+      (MAX7219Protocol(cellCount: 4), " 53.8", [], ["83.5 "]),
+      (
+        MAX7219Protocol(
+          cellCount: 8, digitsPerChip: 4, digitOrder: .leftToRight, chainOrder: .rightmostFirst),
+        "12 712.34", [5], ["12.34", "12 7"]
+      ),
+      (MAX7219Protocol(cellCount: 8), "12 712.34", [5], ["432.17 21"]),
+    ] as [(MAX7219Protocol, String, [Int], [String])])
+  func aClockShowsItsColonAsThePointBeforeIt(
+    encoder: MAX7219Protocol, text: String, colons: [Int], expected: [String]
+  ) throws {
+    var bench = try Bench(encoder)
+    _ = bench.show(GPIOFixtures.frame(text, colons: colons))
+    #expect(bench.shown == expected)
     #expect(bench.chain.violations.isEmpty)
   }
 

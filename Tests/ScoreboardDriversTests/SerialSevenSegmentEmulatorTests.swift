@@ -46,6 +46,25 @@ import Testing
     #expect(emulator.cursor == 0)
   }
 
+  @Test(
+    arguments: [
+      (0b0000_0000, [false, false, false, false], false, false),
+      (0b0000_0101, [true, false, true, false], false, false),
+      (0b0001_0000, [false, false, false, false], true, false),
+      (0b0010_1000, [false, false, false, true], false, true),
+      (0b0011_1111, [true, true, true, true], true, true),
+    ] as [(UInt8, [Bool], Bool, Bool)])
+  func pointsColonAndApostropheAreBitsOfOneCommand(
+    byte: UInt8, decimalPoints: [Bool], colon: Bool, apostrophe: Bool
+  ) {
+    var emulator = SerialSevenSegmentEmulator()
+    emulator.receive([0x77, byte])
+    #expect(emulator.decimalPoints == decimalPoints)
+    #expect(emulator.isColonLit == colon)
+    #expect(emulator.isApostropheLit == apostrophe)
+    #expect(emulator.violations.isEmpty)
+  }
+
   @Test func rawSegmentCommandsSetOneDigitEach() {
     var emulator = SerialSevenSegmentEmulator()
     emulator.receive([0x7B, 0x01, 0x7C, 0x02, 0x7D, 0x04, 0x7E, 0x40])

@@ -68,6 +68,37 @@ import Testing
     #expect(bench.chain.outputs == [0b0110_0001, 0x00])
   }
 
+  /// Shift registers have no colon: a game clock's colon is the point the frame lights on
+  /// the cell before it (`12.34`), and its tenths are a point too (`53.8`).
+  @Test(
+    arguments: [
+      (ShiftRegisterProtocol(cellCount: 4), "12.34", [1], [0x06, 0xDB, 0x4F, 0x66]),
+      (
+        ShiftRegisterProtocol(cellCount: 4, chainOrder: .rightmostFirst), "12.34", [1],
+        [0x66, 0x4F, 0xDB, 0x06]
+      ),
+      (ShiftRegisterProtocol(cellCount: 4), " 53.8", [], [0x00, 0x6D, 0xCF, 0x7F]),
+      (
+        ShiftRegisterProtocol(cellCount: 4, chainOrder: .rightmostFirst), " 53.8", [],
+        [0x7F, 0xCF, 0x6D, 0x00]
+      ),
+      // SparkFun's order: a = 1<<0, b = 1<<6, c = 1<<5, d = 1<<4, e = 1<<3, f = 1<<1,
+      // g = 1<<2, dp = 1<<7.
+      (
+        ShiftRegisterProtocol(
+          cellCount: 4, segmentOrder: ShiftRegisterProtocol.sparkFunLargeDigitOrder),
+        "12.34", [1], [0x60, 0x5D | 0x80, 0x75, 0x66]
+      ),
+    ] as [(ShiftRegisterProtocol, String, [Int], [UInt8])])
+  func aClockShowsItsColonAsThePointBeforeIt(
+    encoder: ShiftRegisterProtocol, text: String, colons: [Int], outputs: [UInt8]
+  ) throws {
+    var bench = try Bench(encoder)
+    _ = bench.show(GPIOFixtures.frame(text, colons: colons))
+    #expect(bench.chain.outputs == outputs)
+    #expect(bench.chain.violations.isEmpty)
+  }
+
   @Test func commonAnodeWiringInvertsTheOutputs() throws {
     var bench = try Bench(ShiftRegisterProtocol(cellCount: 4, invert: true))
     _ = bench.show(GPIOFixtures.frame("12 7"))

@@ -119,6 +119,88 @@ import Testing
     #expect(emulator.points == points, "step \(step)")
   }
 
+  /// The digits the module shows for `text` (digits and spaces), from the emulator's
+  /// font.
+  static func digits(_ text: String) -> [SerialSevenSegmentEmulator.Glyph] {
+    text.map { character in
+      .segments(character.wholeNumberValue.map { SerialSevenSegmentEmulator.hexFont[$0] } ?? 0)
+    }
+  }
+
+  /// A game clock as the renderer draws it: `12:34` is `12.34` with a colon after cell 1,
+  /// tenths are a point (`53.8`, no colon).
+  @Test func aClockLightsTheColonInsteadOfThePointOfDigit2() {
+    var encoder = SparkFunSerial7Segment()
+    var emulator = SerialSevenSegmentEmulator()
+    emulator.receive(encoder.initialize(showing: Fixtures.frame("12.34", colons: [1])))
+    #expect(emulator.digits == Self.digits("1234"))
+    #expect(emulator.isColonLit)
+    #expect(emulator.decimalPoints == [false, false, false, false])
+
+    let second = encoder.update(to: Fixtures.frame("12.33", colons: [1]))
+    #expect(second.count == 2, "one digit, and no points command: the colon stays")
+    emulator.receive(second)
+    #expect(emulator.isColonLit)
+
+    let tenths = encoder.update(to: Fixtures.frame(" 53.8", colons: []))
+    #expect(tenths.count == 8, "three digits and the points command")
+    emulator.receive(tenths)
+    #expect(emulator.digits == Self.digits(" 538"))
+    #expect(!emulator.isColonLit)
+    #expect(emulator.decimalPoints == [false, false, true, false])
+
+    #expect(encoder.update(to: Fixtures.frame(" 53.7", colons: [])).count == 2)
+    let noClock = encoder.update(to: Fixtures.frame("12.34"))
+    emulator.receive(noClock)
+    #expect(!emulator.isColonLit, "no clock: the point is a point")
+    #expect(emulator.decimalPoints == [false, true, false, false])
+    emulator.receive(encoder.update(to: Fixtures.frame("12.34", colons: [1])))
+    #expect(emulator.isColonLit)
+    #expect(emulator.decimalPoints == [false, false, false, false])
+    emulator.receive(encoder.update(to: Fixtures.frame("12.34", isBlank: true, colons: [1])))
+    #expect(!emulator.isColonLit, "a blank frame darkens the colon too")
+    #expect(emulator.digits == Self.digits("    "))
+    #expect(emulator.violations.isEmpty)
+  }
+
+  /// Only the module's colon, after its second digit, is a colon: others stay points.
+  @Test(
+    arguments: [
+      ("1.234", [0], [true, false, false, false], false),
+      ("123.4", [2], [false, false, true, false], false),
+      ("1234.", [3], [false, false, false, true], false),
+      ("1.2.34", [0, 1], [true, false, false, false], true),
+      ("1234", [1], [false, false, false, false], true),
+    ] as [(String, [Int], [Bool], Bool)])
+  func colonsElsewhereStayPoints(
+    text: String, colons: [Int], decimalPoints: [Bool], colon: Bool
+  ) {
+    var encoder = SparkFunSerial7Segment()
+    var emulator = SerialSevenSegmentEmulator()
+    emulator.receive(encoder.initialize(showing: Fixtures.frame(text, colons: colons)))
+    #expect(emulator.decimalPoints == decimalPoints)
+    #expect(emulator.isColonLit == colon)
+  }
+
+  /// Two modules make an 8-cell display; each gets its own slice of the frame.
+  @Test(
+    arguments: [
+      ("12.34  07", [1], [true, false]),
+      ("  1205.00", [5], [false, true]),
+      ("  12 53.8", [], [false, false]),
+      ("  1205.00", nil, [false, false]),
+    ] as [(String, [Int]?, [Bool])])
+  func eachModuleOfADisplayShowsItsOwnColon(text: String, colons: [Int]?, lit: [Bool]) {
+    let frame = Fixtures.frame(text, colons: colons)
+    let shown = [0..<4, 4..<8].map { cells in
+      var encoder = SparkFunSerial7Segment()
+      var emulator = SerialSevenSegmentEmulator()
+      emulator.receive(encoder.initialize(showing: frame.slice(cells)))
+      return emulator.isColonLit
+    }
+    #expect(shown == lit)
+  }
+
   @Test(arguments: zip(0...15, moduleBrightness))
   func brightnessScale(level: Int, moduleBrightness: Int) {
     var encoder = SparkFunSerial7Segment()

@@ -94,12 +94,49 @@ import Testing
     #expect(bench.chip.grids == [0x86, 0x5B, 0x00, 0xCF, 0, 0])
   }
 
-  @Test func aClockModuleLightsItsColonAndNoPoints() throws {
+  @Test func withoutAClockTheColonOfAClockModuleIsASeparator() throws {
     var bench = try Bench(TM1637Protocol(cellCount: 4, colon: true, bitDelay: .zero))
     _ = bench.show(GPIOFixtures.frame("1.2 3."))
     #expect(bench.chip.grids == [0x06, 0xDB, 0x00, 0x4F, 0, 0])
     #expect(bench.show(GPIOFixtures.frame("1 23")) == [[0x40], [0xC1, 0x80, 0x5B]])
     #expect(bench.chip.grids == [0x06, 0x80, 0x5B, 0x4F, 0, 0], "the colon stays lit")
+  }
+
+  /// A game clock on a clock module: the colon on bit 7 of grid 1 shows the clock's colon
+  /// after cell 1, and only it; the frame's points never show.
+  @Test func aClockModuleShowsTheClocksColon() throws {
+    var bench = try Bench(TM1637Protocol(cellCount: 4, colon: true, bitDelay: .zero))
+    _ = bench.show(GPIOFixtures.frame("12.34", colons: [1]))
+    #expect(bench.chip.grids == [0x06, 0xDB, 0x4F, 0x66, 0, 0], "12:34")
+    #expect(
+      bench.show(GPIOFixtures.frame("12.33", colons: [1])) == [[0x44], [0xC3, 0x4F]],
+      "the colon stays lit")
+    _ = bench.show(GPIOFixtures.frame(" 53.8", colons: []))
+    #expect(bench.chip.grids == [0x00, 0x6D, 0x4F, 0x7F, 0, 0], "tenths: no colon, no point")
+    _ = bench.show(GPIOFixtures.frame("1.2.34", colons: [0]))
+    #expect(bench.chip.grids == [0x06, 0x5B, 0x4F, 0x66, 0, 0], "a colon after cell 0")
+    _ = bench.show(GPIOFixtures.frame("12.34", isBlank: true, colons: [1]))
+    #expect(!bench.chip.isDisplayOn)
+    #expect(bench.chip.grids == [0x06, 0xDB, 0x4F, 0x66, 0, 0], "blanking keeps the grids")
+    _ = bench.show(GPIOFixtures.frame("21 7"))
+    #expect(bench.chip.isDisplayOn)
+    #expect(bench.chip.grids == [0x5B, 0x86, 0x00, 0x07, 0, 0], "no clock: a separator")
+    #expect(bench.chip.violations.isEmpty)
+  }
+
+  /// A module with decimal points shows a clock as the frame's points: `12.34`, `53.8`.
+  @Test(
+    arguments: [
+      ("12.34", [1], [0x06, 0xDB, 0x4F, 0x66]),
+      (" 53.8", [], [0x00, 0x6D, 0xCF, 0x7F]),
+      ("12.34", nil, [0x06, 0xDB, 0x4F, 0x66]),
+    ] as [(String, [Int]?, [UInt8])])
+  func aModuleWithPointsShowsAClockAsItsPoints(
+    text: String, colons: [Int]?, grids: [UInt8]
+  ) throws {
+    var bench = try Bench(TM1637Protocol(cellCount: 4, bitDelay: .zero))
+    _ = bench.show(GPIOFixtures.frame(text, colons: colons))
+    #expect(bench.chip.grids == grids + [0, 0])
   }
 
   @Test func sixDigitModulesMapCellsToTheirGrids() throws {

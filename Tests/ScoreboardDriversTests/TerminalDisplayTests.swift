@@ -57,6 +57,27 @@ import Testing
         == "main: 12  7 3\nmain: 13  7 3\nmain: blank\nmain: 13  7 4\n")
   }
 
+  @Test func plainStylePrintsAClockWithItsColon() throws {
+    let output = try Output()
+    let display = TerminalDisplay(
+      name: "main", layout: Fixtures.layout, fields: Fixtures.clockFields, footer: nil,
+      output: output.writeEnd)
+    let scenario = [
+      Fixtures.frame("01.002", colons: [1]),
+      Fixtures.frame("00.592", colons: [1]),
+      Fixtures.frame(" 59.92", colons: []),
+      Fixtures.frame(" 59.92", colons: []),
+      Fixtures.frame(" 59.92"),
+      Fixtures.frame(" 59.82", colons: []),
+    ]
+    for frame in scenario {
+      try display.show(frame, at: .zero)
+    }
+    #expect(
+      try output.take()
+        == "main: 01:00 2\nmain: 00:59 2\nmain:  59.9 2\nmain:  59.8 2\n")
+  }
+
   @Test func largeStyleDrawsChangesOnly() throws {
     let output = try Output()
     let display = TerminalDisplay(
