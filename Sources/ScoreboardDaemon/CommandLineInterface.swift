@@ -112,10 +112,22 @@ public enum CommandLineInterface {
     case .check(let path):
       do {
         let configuration = try ConfigurationFile.load(path)
-        write(
-          "\(path): valid (\(configuration.scoreboard.fields.count) fields, "
-            + "\(configuration.displays.count) displays, \(configuration.keypads.count) keypads)\n",
-          to: .standardOutput)
+        func count(_ number: Int, _ noun: String) -> String {
+          "\(number) \(noun)\(number == 1 ? "" : "s")"
+        }
+        let clocks = configuration.scoreboard.fields.filter { $0.clockFormat != nil }.count
+        var parts = [
+          count(configuration.scoreboard.fields.count, "field"),
+          count(configuration.displays.count, "display"),
+          count(configuration.keypads.count, "keypad"),
+        ]
+        if clocks > 0 {
+          parts.append(count(clocks, "clock"))
+        }
+        if !configuration.horns.isEmpty {
+          parts.append(count(configuration.horns.count, "horn"))
+        }
+        write("\(path): valid (\(parts.joined(separator: ", ")))\n", to: .standardOutput)
         return .success
       } catch {
         write(error.message + "\n", to: errorOutput)
