@@ -146,6 +146,11 @@ struct KeymapSectionParser {
     of action: Action, entry: IniEntry, reader: inout SectionReader
   ) {
     let clockNames = fieldNames.filter { fields[$0]?.clockFormat != nil }
+    // The clock an action without a name acts on, as `ScoreboardSpec.mainClock` finds it.
+    let clockFields = fieldNames.compactMap { fields[$0] }.filter { $0.clockFormat != nil }
+    let mainClock =
+      clockFields.first { $0.clockFormat?.role == .game && $0.clockFormat?.follows == nil }
+      ?? clockFields.first
     let clockActions: Set<Action.Kind> = [.start, .stop, .startStop, .adjust, .resetClock]
     if clockActions.contains(action.kind) {
       if let name = action.fieldNames.first, let field = fields[name], field.clockFormat == nil {
@@ -159,8 +164,7 @@ struct KeymapSectionParser {
             + "type = clock", at: entry)
       }
       if case .resetClock(let name, let time?) = action,
-        let format = (name.flatMap { fields[$0] } ?? fields.values.first { $0.clockFormat != nil })?
-          .clockFormat, time > format.length
+        let format = (name.flatMap { fields[$0] } ?? mainClock)?.clockFormat, time > format.length
       {
         reader.report(
           "expected a time of at most the clock's length "

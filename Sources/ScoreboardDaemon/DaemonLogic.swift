@@ -190,7 +190,9 @@ struct DaemonLogic {
       }
     case .clock(let action):
       return carryOut(action) { board in
-        guard let index = action.fieldNames.first.flatMap(board.index(of:)) ?? board.spec.mainClock
+        let focusedClock = board.spec.fields[board.focus].clockFormat != nil ? board.focus : nil
+        let unnamed = action.kind == .adjust ? focusedClock ?? board.spec.mainClock : board.spec.mainClock
+        guard let index = action.fieldNames.first.flatMap(board.index(of:)) ?? unnamed
         else { return "" }
         let state = board.clocks[index]?.isRunning == true ? "running" : "stopped"
         return "\(board.spec.fields[index].name) \(board.valueText(of: index, at: time)) \(state)"

@@ -70,7 +70,9 @@ public final class HornOutput {
   /// something, two longer buzzes for a refused one.
   public func click(refused: Bool, at time: Instant, now: Instant) {
     guard clicks else { return }
-    let start = max(time, pulses.last?.end ?? time)
+    // From when the key is handled, not from its press: a click that would have ended
+    // before it could start is still heard.
+    let start = max(now, pulses.last?.end ?? now)
     if refused {
       let buzz = clickDuration * 8
       pulses.append((start, start + buzz))

@@ -187,6 +187,8 @@ enum ControlCommandLine {
       ] + status.displays.map { "display \($0.name) \($0.isOnline ? "online" : "offline")" }
       + status.keypads.map { "keypad \($0.name) \($0.isOnline ? "online" : "offline")" }
       + [stateFileLine(status.stateFile)]
+      + status.clocks.map { "clock \($0.name) \($0.isOn ? "running" : "stopped")" }
+      + status.horns.map { "horn \($0.name) \($0.isOn ? "on" : "off")" }
     return lines.joined(separator: "\n")
   }
 
