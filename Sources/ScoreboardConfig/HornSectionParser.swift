@@ -41,12 +41,15 @@ struct HornSectionParser {
       break
     }
     var clockNames: [String] = []
-    if let text = reader.text("clocks", expected: "clock fields separated by spaces, such as game shot") {
+    if let text = reader.text(
+      "clocks", expected: "clock fields separated by spaces, such as game shot")
+    {
       for word in text.words() {
         if clocks[word] != nil {
           clockNames.append(word)
         } else if fieldNames.contains(word) {
-          reader.report("field '\(word)' is not a clock (type = clock or shot-clock)", key: "clocks")
+          reader.report(
+            "field '\(word)' is not a clock (type = clock or shot-clock)", key: "clocks")
         } else {
           reader.report(
             reader.suggestions.unknownNameMessage(kind: .field, name: word, known: fieldNames),

@@ -231,7 +231,9 @@ extension Action {
           description: "'\(verb)' takes an optional clock, as in '\(verb) game'")
       }
       let clock = arguments.first
-      self = verb == "start" ? .start(clock: clock) : verb == "stop" ? .stop(clock: clock) : .startStop(clock: clock)
+      self =
+        verb == "start"
+        ? .start(clock: clock) : verb == "stop" ? .stop(clock: clock) : .startStop(clock: clock)
     case "adjust":
       let usage =
         "'adjust' takes an optional clock and a signed number of seconds with at most one "

@@ -43,7 +43,8 @@ public struct EditSession: Hashable, Sendable {
       let whole = EditSession.digits(of: Int(wholeSeconds))
       switch format.entry {
       case .overwrite:
-        let leading = Array(repeating: Int?.none, count: max(format.wholeSecondDigits - whole.count, 0))
+        let leading = Array(
+          repeating: Int?.none, count: max(format.wholeSecondDigits - whole.count, 0))
         return .overwrite(cells: leading + whole.map { Optional($0) }, cursor: 0)
       case .shift:
         guard tenths % 10 != 0 else { return .shift(digits: whole, fresh: true) }

@@ -410,7 +410,8 @@ public struct Scoreboard: Sendable {
       let time = min(max(typed + .seconds(amount), .zero), format.length)
       session.entry = .start(format, time: time)
     } else {
-      session.entry = .start(field, value: stepped(session.field, from: session.pendingValue, by: amount))
+      session.entry = .start(
+        field, value: stepped(session.field, from: session.pendingValue, by: amount))
     }
     session.lastActivity = now
     self.session = session
@@ -579,8 +580,9 @@ public struct Scoreboard: Sendable {
     case .number(let format): "a number from \(format.minimum) to \(format.maximum)"
     case .list(let values): "one of " + values.joined(separator: " ")
     case .clock(let format):
-      ClockText.expected + " up to " + ClockText.text(
-        format.length, tenths: false, minutes: format.role == .game)
+      ClockText.expected + " up to "
+        + ClockText.text(
+          format.length, tenths: false, minutes: format.role == .game)
     }
   }
 
