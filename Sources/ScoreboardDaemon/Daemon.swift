@@ -160,7 +160,7 @@ public final class Daemon {
     devices.show(logic.board, at: now)
     devices.sound(logic.board, at: now)
     for click in reaction.clicks {
-      devices.click(refused: click.refused, at: click.time, now: now)
+      devices.click(refused: click.refused, at: now)
     }
     var answer = reaction.answer
     if reaction.changesState {

@@ -191,7 +191,8 @@ struct DaemonLogic {
     case .clock(let action):
       return carryOut(action) { board in
         let focusedClock = board.spec.fields[board.focus].clockFormat != nil ? board.focus : nil
-        let unnamed = action.kind == .adjust ? focusedClock ?? board.spec.mainClock : board.spec.mainClock
+        let unnamed =
+          action.kind == .adjust ? focusedClock ?? board.spec.mainClock : board.spec.mainClock
         guard let index = action.fieldNames.first.flatMap(board.index(of:)) ?? unnamed
         else { return "" }
         let state = board.clocks[index]?.isRunning == true ? "running" : "stopped"

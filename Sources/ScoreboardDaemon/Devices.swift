@@ -148,10 +148,10 @@ final class Devices {
     }
   }
 
-  /// Clicks the horns that click for keys, for a key pressed at `time`.
-  func click(refused: Bool, at time: Instant, now: Instant) {
+  /// Clicks the horns that click for keys, for a key handled at `now`.
+  func click(refused: Bool, at now: Instant) {
     for horn in horns where horn.output.clicks {
-      horn.output.click(refused: refused, at: time, now: now)
+      horn.output.click(refused: refused, at: now)
     }
   }
 

@@ -66,9 +66,9 @@ public final class HornOutput {
     update(at: now)
   }
 
-  /// Pulses the horn for a key pressed at `time`: one short click for a key that did
+  /// Pulses the horn for a key handled at `now`: one short click for a key that did
   /// something, two longer buzzes for a refused one.
-  public func click(refused: Bool, at time: Instant, now: Instant) {
+  public func click(refused: Bool, at now: Instant) {
     guard clicks else { return }
     // From when the key is handled, not from its press: a click that would have ended
     // before it could start is still heard.

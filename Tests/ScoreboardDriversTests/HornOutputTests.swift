@@ -60,13 +60,13 @@ import Testing
     let backend = ModelledGPIOBackend()
     let horn = Self.horn(backend: backend)
     let lines = try #require(backend.requests.first)
-    // The key was pressed at 100 ms; the daemon carries it out at 101 ms.
-    horn.click(refused: false, at: .milliseconds(100), now: .milliseconds(101))
+    // The key is carried out at 101 ms: the click sounds 5 ms from then.
+    horn.click(refused: false, at: .milliseconds(101))
     #expect(horn.isSounding)
-    #expect(horn.deadline == .milliseconds(105), "5 ms from the key's timestamp")
-    horn.service(at: .milliseconds(104))
-    #expect(horn.isSounding, "not yet")
+    #expect(horn.deadline == .milliseconds(106), "5 ms from when the key is handled")
     horn.service(at: .milliseconds(105))
+    #expect(horn.isSounding, "not yet")
+    horn.service(at: .milliseconds(106))
     #expect(!horn.isSounding)
     #expect(horn.deadline == nil)
     #expect(Self.levels(lines) == [true, false])
@@ -76,7 +76,7 @@ import Testing
     let backend = ModelledGPIOBackend()
     let horn = Self.horn(backend: backend)
     let lines = try #require(backend.requests.first)
-    horn.click(refused: true, at: .milliseconds(200), now: .milliseconds(200))
+    horn.click(refused: true, at: .milliseconds(200))
     // Each buzz is 8 clicks long (40 ms), 60 ms apart.
     var edges: [(Instant, Bool)] = [(.milliseconds(200), horn.isSounding)]
     while let deadline = horn.deadline {
@@ -91,8 +91,8 @@ import Testing
   @Test func clicksQueueBehindOneAnother() throws {
     let backend = ModelledGPIOBackend()
     let horn = Self.horn(backend: backend)
-    horn.click(refused: false, at: .milliseconds(0), now: .milliseconds(0))
-    horn.click(refused: false, at: .milliseconds(2), now: .milliseconds(2))
+    horn.click(refused: false, at: .milliseconds(0))
+    horn.click(refused: false, at: .milliseconds(2))
     #expect(horn.deadline == .milliseconds(5))
     horn.service(at: .milliseconds(5))
     // The second click starts where the first ended: the line stays on until 10 ms.
@@ -105,7 +105,7 @@ import Testing
   @Test func aHornThatDoesNotClickIgnoresKeys() throws {
     let backend = ModelledGPIOBackend()
     let horn = Self.horn(backend: backend, clicks: false)
-    horn.click(refused: true, at: .zero, now: .zero)
+    horn.click(refused: true, at: .zero)
     #expect(!horn.isSounding)
     #expect(horn.deadline == nil)
     let lines = try #require(backend.requests.first)
@@ -117,7 +117,7 @@ import Testing
     let horn = Self.horn(backend: backend)
     let lines = try #require(backend.requests.first)
     horn.set(sounding: true, at: .zero)
-    horn.click(refused: false, at: .milliseconds(10), now: .milliseconds(10))
+    horn.click(refused: false, at: .milliseconds(10))
     horn.service(at: .milliseconds(15))
     #expect(horn.isSounding)
     #expect(Self.levels(lines) == [true])
