@@ -70,7 +70,7 @@ trap 'rm -f "$stripped" "$stripped.floor" "$report"' EXIT
   echo
   echo "## GPIO encoders"
   echo
-  "$bin/GPIOFrameBenchmark"
+  "$bin/GPIOFrameBenchmark" "$@"
   if [[ -f Benchmarks/analysis.md ]]; then
     echo
     cat Benchmarks/analysis.md

@@ -1,10 +1,17 @@
-// Frame times of the GPIO display protocols at their default timing.
+// Frame times of the GPIO display protocols at their default timing, and the time keys
+// wait while a TM1637 display is updated every 100 ms.
 //
 // For each protocol and display size it encodes a full frame (every cell changed) and
 // plays it on in-memory lines through the same player the daemon uses, sleeping the
 // protocol's bit delays. It prints the encode time, the line operations (each one a
 // system call on real hardware), the sum of the bit delays (the floor of the frame
 // time) and the time the frame took to play.
+//
+// Then `KeyLatency`: keys written into a pipe from a second thread while a real poll
+// loop serves them and a TM1637 showing a clock in tenths, its frames played in pieces
+// from the loop and, for comparison, each at once in `show` as before.
+//
+//   GPIOFrameBenchmark [--quick]     (--quick: 200 keys instead of 2,000)
 
 import LinuxIO
 import ScoreboardCore
@@ -74,4 +81,38 @@ for benchmark in cases {
   print(
     "| \(benchmark.name) | \(benchmark.cells) | \(microseconds(median(encodeTimes))) | "
       + "\(operations) | \(microseconds(delays)) | \(microseconds(median(playTimes))) |")
+}
+
+let quick = CommandLine.arguments.contains("--quick")
+let keys = quick ? 200 : 2_000
+print("")
+print("### Key latency while a TM1637 display is updated every 100 ms")
+print("")
+print(
+  "A real PollLoop; a 4-cell TM1637 (100 µs bit delay) on in-memory lines, a new frame every "
+    + "100 ms (a clock in tenths: the last cell changes); \(keys) keys, single bytes written "
+    + "into a pipe from a second thread 1-9 ms apart at random. The wait runs from just before "
+    + "the write to the read in the loop's handler.")
+print("")
+print(
+  "| frames played | frames | p50 (µs) | p99 (µs) | max (µs) | keys waiting over 2 ms "
+    + "| loop wakeups/s | thread wakeups/s |")
+print("|---|---|---|---|---|---|---|---|")
+let modes: [(String, KeyLatency.Mode)] = [
+  ("in pieces from the loop", .pieces), ("at once in show (before)", .blocking),
+  ("no display (the loop and the machine alone)", .none),
+]
+for (name, mode) in modes {
+  let run = try KeyLatency.measure(keys: keys, mode: mode, seed: 1637)
+  let seconds = Double(run.elapsed) / 1e9
+  func perSecond(_ count: Int) -> String {
+    let tenths = Int((Double(count) / seconds * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+  }
+  let slow = run.waits.filter { $0 > 2_000_000 }.count
+  print(
+    "| \(name) | \(run.frames) | \(microseconds(run.percentile(50))) | "
+      + "\(microseconds(run.percentile(99))) | \(microseconds(run.waits.max() ?? 0)) | "
+      + "\(slow) of \(run.waits.count) | \(perSecond(run.loopWakeups)) | "
+      + "\(perSecond(run.threadWakeups)) |")
 }

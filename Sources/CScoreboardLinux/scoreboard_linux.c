@@ -23,6 +23,10 @@ const char *sbl_error_message(int error_number, char *buffer, size_t size) {
 
 int sbl_pipe(int descriptors[2]) { return pipe2(descriptors, O_CLOEXEC); }
 
+int sbl_ppoll(struct pollfd *entries, size_t count, const struct timespec *timeout) {
+  return ppoll(entries, (nfds_t)count, timeout, NULL);
+}
+
 int sbl_signalfd(const sigset_t *signals) {
   return signalfd(-1, signals, SFD_NONBLOCK | SFD_CLOEXEC);
 }

@@ -1,7 +1,7 @@
 @preconcurrency import Glibc
 
-/// One thread's event loop: waits with `poll()` until a watched descriptor is ready or a
-/// timeout passes, then calls the handlers of the ready descriptors.
+/// One thread's event loop: waits with `ppoll()` until a watched descriptor is ready or a
+/// timeout (to the nanosecond) passes, then calls the handlers of the ready descriptors.
 ///
 /// Each descriptor has at most one watch. The loop does not own the descriptors: remove
 /// a watch before closing its descriptor, or the next poll reports `.invalid` for it.
@@ -44,7 +44,7 @@ public final class PollLoop {
     didSet { entriesMatchWatches = false }
   }
   private var nextSerial: UInt64 = 0
-  /// What `poll()` is given: one entry per watch, in order, kept from round to round.
+  /// What `ppoll()` is given: one entry per watch, in order, kept from round to round.
   private var entries: [pollfd] = []
   private var entriesMatchWatches = false
 
@@ -90,11 +90,11 @@ public final class PollLoop {
   ///
   /// A watch removed or replaced by an earlier handler of the same round is not called.
   ///
-  /// - Parameter timeout: The longest wait, rounded up to whole milliseconds so that a
-  ///   deadline is never reported early; nil waits until a descriptor is ready. A zero or
-  ///   negative timeout only checks.
+  /// - Parameter timeout: The longest wait, to the nanosecond (`ppoll()`: the next step
+  ///   of a bit-banged display may be 100 µs away), never reported early; nil waits until
+  ///   a descriptor is ready. A zero or negative timeout only checks.
   /// - Returns: The number of handlers called; 0 when the timeout passed.
-  /// - Throws: `IOError` naming `poll`.
+  /// - Throws: `IOError` naming `ppoll`.
   @discardableResult
   public func runOnce(timeout: Duration?) throws -> Int {
     let polled = watches
@@ -104,9 +104,12 @@ public final class PollLoop {
       }
       entriesMatchWatches = true
     }
-    let milliseconds = Self.pollTimeout(timeout)
     let count = entries.count
-    _ = try retryOnInterrupt("poll") { SystemCall.poll(&entries, count, milliseconds) }
+    if var limit = Self.pollTimeout(timeout) {
+      _ = try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, &limit) }
+    } else {
+      _ = try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, nil) }
+    }
 
     var called = 0
     for (watch, entry) in zip(polled, entries) where entry.revents != 0 {
@@ -119,16 +122,28 @@ public final class PollLoop {
     return called
   }
 
-  /// The `poll()` timeout that `runOnce` uses for `timeout`: -1 for nil, whole
-  /// milliseconds rounded up, at most `CInt.max`.
-  public static func pollTimeout(_ timeout: Duration?) -> CInt {
-    guard let timeout else { return -1 }
-    guard timeout > .zero else { return 0 }
-    let (seconds, attoseconds) = timeout.components
-    let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-    let limit = Int64(CInt.max)
-    guard seconds < limit / 1000 else { return CInt.max }
-    let fraction = (attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond
-    return CInt(min(seconds * 1000 + fraction, limit))
+  /// The `ppoll()` timeout that `runOnce` uses for `timeout`: nil (no limit) for nil,
+  /// zero for a zero or negative timeout, else the timeout rounded up to whole
+  /// nanoseconds, at most `time_t.max` seconds.
+  public static func pollTimeout(_ timeout: Duration?) -> timespec? {
+    timeout.map(Self.timespecRoundedUp)
+  }
+
+  /// `duration` as a `timespec`, rounded up to whole nanoseconds so that a deadline is
+  /// never reported early; zero when it is not positive, saturating at `time_t.max`.
+  static func timespecRoundedUp(_ duration: Duration) -> timespec {
+    guard duration > .zero else { return timespec(tv_sec: 0, tv_nsec: 0) }
+    let (seconds, attoseconds) = duration.components
+    let attosecondsPerNanosecond: Int64 = 1_000_000_000
+    var wholeSeconds = seconds
+    var nanoseconds = (attoseconds + attosecondsPerNanosecond - 1) / attosecondsPerNanosecond
+    if nanoseconds == 1_000_000_000 {
+      nanoseconds = 0
+      wholeSeconds = seconds == .max ? .max : seconds + 1
+    }
+    guard let limited = time_t(exactly: wholeSeconds) else {
+      return timespec(tv_sec: .max, tv_nsec: 0)
+    }
+    return timespec(tv_sec: limited, tv_nsec: Int(nanoseconds))
   }
 }

@@ -131,7 +131,8 @@ public final class SerialPort {
       // instead; poll wakes up early on a hang-up or error, which it always reports.
       let wait = min(remaining, settings.wireTime(forBytes: queued))
       var entry = pollfd(fd: fileDescriptor.rawValue, events: 0, revents: 0)
-      if SystemCall.poll(&entry, 1, PollLoop.pollTimeout(.nanoseconds(wait))) > 0 {
+      var limit = PollLoop.timespecRoundedUp(.nanoseconds(wait))
+      if SystemCall.ppoll(&entry, 1, &limit) > 0 {
         return false
       }
     }

@@ -214,6 +214,13 @@ enum SystemCall {
     call("poll") { Glibc.poll(entries, nfds_t(count), timeout) }
   }
 
+  /// `ppoll` with the signal mask as it is: a timeout to the nanosecond, nil for none.
+  static func ppoll(
+    _ entries: UnsafeMutablePointer<pollfd>?, _ count: Int, _ timeout: UnsafePointer<timespec>?
+  ) -> CInt {
+    call("ppoll") { sbl_ppoll(entries, count, timeout) }
+  }
+
   static func epollWatching(_ descriptors: [CInt]) -> CInt {
     call("epoll_create1") { sbl_epoll_watching(descriptors, descriptors.count) }
   }

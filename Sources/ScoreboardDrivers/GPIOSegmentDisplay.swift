@@ -5,10 +5,17 @@ import ScoreboardSettings
 /// A display driven by bit-banging GPIO lines: a TM1637 module, a MAX7219 chain or a
 /// chain of shift registers, whichever `GPIOProtocol` it speaks.
 ///
-/// `show` encodes the frame and plays it at once, sending only what changed; the
-/// event loop is blocked for the frame's time (milliseconds: it is measured in the
-/// tests). A missing acknowledgement or a failed line operation takes the display
-/// offline, logged once; it is tried again with the serial displays' back-off
+/// `show` encodes the frame, sending only what changed, and starts playing it: its steps
+/// up to the first delay that ends more than the player's `longestInlineWait` (20 µs)
+/// after the call began. `waitingFor` then names the end of that delay, and `service`
+/// goes on from there, piece by piece, on the frame's one schedule (`GPIOLinePlayer`).
+/// So a TM1637 frame (6 to 14 ms of 100 µs bit delays) never holds the event loop for
+/// more than a few line operations and a short wait. A frame given while one is played
+/// is kept, only the latest, and played when the current one ends: two transactions
+/// never share the wire. `shutdown` plays at once, to the end.
+///
+/// A missing acknowledgement or a failed line operation takes the display offline,
+/// logged once; it is tried again with the serial displays' back-off
 /// (`SerialDisplay.retryDelay(attempt:)`), and fully re-initialised when it answers. A
 /// request that fails (a line that is busy or does not exist) is retried the same way.
 /// The display is also re-initialised every `reinitializeInterval` of its protocol, for
@@ -27,6 +34,10 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   private var lines: (any GPIOLines)?
   /// The frame to show: the latest one given.
   private var wanted: Frame?
+  /// The frame being played, when one is.
+  private var transfer: Transfer?
+  /// A frame was given after the one being played was encoded.
+  private var wantedIsNewer = false
   /// The device's state is unknown: the next steps are a full initialisation.
   private var needsInitialization = true
   /// When the device was last fully initialised.
@@ -39,6 +50,17 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     var attempt: Int
   }
 
+  /// A frame on its way to the device.
+  private struct Transfer {
+    var playback: GPIOLinePlayer.Playback
+    /// When the next piece is due.
+    var resumeAt: Instant
+    /// Whether the steps fully initialise the device.
+    var initializes: Bool
+    /// When the frame was started.
+    var startedAt: Instant
+  }
+
   /// The consumer name the lines are requested under, as `gpioinfo` shows it.
   public static let consumer = "scoreboardd"
 
@@ -47,9 +69,15 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   /// - Parameters:
   ///   - addresses: One line for each of `encoder.lines`, in that order.
   ///   - backend: Where the lines are requested.
+  ///   - clock: What times the bit delays; its instants are those of `now`.
+  ///   - longestInlineWait: The longest wait slept inside `show` or `service` instead of
+  ///     returning to the loop; nil plays every frame to its end in the call that starts
+  ///     it, as the driver once did (for comparisons).
   public init(
     name: String, addresses: [GPIOLine], encoder: any GPIOProtocol,
-    backend: any GPIOBackend, logger: Logger, at now: Instant
+    backend: any GPIOBackend, logger: Logger, at now: Instant,
+    clock: any LineClock = MonotonicLineClock(),
+    longestInlineWait: Duration? = GPIOLinePlayer.defaultLongestInlineWait
   ) {
     precondition(addresses.count == encoder.lines.count, "one address per line of the protocol")
     self.name = name
@@ -57,25 +85,37 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     self.encoder = encoder
     self.backend = backend
     self.logger = logger
-    player = GPIOLinePlayer(outputSettings: encoder.lines.map(\.settings))
+    player = GPIOLinePlayer(
+      outputSettings: encoder.lines.map(\.settings), clock: clock,
+      longestInlineWait: longestInlineWait)
     requestLines(at: now)
   }
 
   /// Whether the lines are held and the device answered the last frame.
   public var isOnline: Bool { outage == nil }
 
-  /// Plays the changes from what the device shows to `frame` at once (everything after
-  /// the device was offline or the lines were requested again); while offline, keeps
-  /// `frame` for when the device is back.
+  /// Whether a frame is being played: `waitingFor` is then the end of its current delay.
+  public var isPlaying: Bool { transfer != nil }
+
+  /// Starts playing the changes from what the device shows to `frame` (everything after
+  /// the device was offline or the lines were requested again). While a frame is being
+  /// played, or the device is offline, keeps `frame` for later.
   public func show(_ frame: Frame, at now: Instant) {
     wanted = frame
+    if transfer != nil {
+      wantedIsNewer = true
+      return
+    }
     guard outage == nil else { return }
     refresh(at: now)
   }
 
-  /// The next try while offline, else the next periodic re-initialisation; never a
-  /// descriptor.
+  /// The end of the current delay of the frame being played; else the next try while
+  /// offline, else the next periodic re-initialisation; never a descriptor.
   public var waitingFor: DeviceWait {
+    if let transfer {
+      return DeviceWait(deadline: transfer.resumeAt)
+    }
     if let outage {
       return DeviceWait(deadline: outage.retryAt)
     }
@@ -83,9 +123,14 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     return DeviceWait(deadline: initializedAt + interval)
   }
 
-  /// Tries again an offline display when its time has come, or re-initialises the
-  /// device when the periodic re-initialisation is due.
+  /// Plays the next piece of the frame being played; else tries again an offline display
+  /// when its time has come, or re-initialises the device when the periodic
+  /// re-initialisation is due.
   public func service(_ events: PollLoop.Events, at now: Instant) {
+    if transfer != nil {
+      advance(at: now)
+      return
+    }
     if let outage {
       guard now >= outage.retryAt else { return }
       if lines == nil {
@@ -101,46 +146,78 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     }
   }
 
-  /// Plays `finalFrame` (in full when the device's state is unknown), then releases the
-  /// lines; failures are ignored.
+  /// Finishes the frame being played, so that no transaction is cut in half, then plays
+  /// `finalFrame` (in full when the device's state is unknown), all at once, and
+  /// releases the lines; failures are ignored.
   public func shutdown(showing finalFrame: Frame?) {
     defer {
       lines?.release()
       lines = nil
     }
-    guard let lines, let finalFrame else { return }
+    guard let lines else { return }
+    if var transfer {
+      self.transfer = nil
+      do {
+        let acknowledged = try player.finish(&transfer.playback, on: lines)
+        needsInitialization = !acknowledged
+      } catch {
+        return
+      }
+    }
+    guard let finalFrame else { return }
     let steps =
       needsInitialization
       ? encoder.initialize(showing: finalFrame) : encoder.update(to: finalFrame)
     _ = try? player.play(steps, on: lines)
   }
 
-  /// Plays what brings the device to the wanted frame: everything when its state is
-  /// unknown, else the changes.
+  /// Starts playing what brings the device to the wanted frame: everything when its
+  /// state is unknown, else the changes.
   private func refresh(at now: Instant) {
-    guard let lines, let wanted else { return }
+    guard lines != nil, let wanted else { return }
     let initializing = needsInitialization
     let steps = initializing ? encoder.initialize(showing: wanted) : encoder.update(to: wanted)
-    let acknowledged: Bool
+    wantedIsNewer = false
+    transfer = Transfer(
+      playback: GPIOLinePlayer.Playback(steps), resumeAt: now, initializes: initializing,
+      startedAt: now)
+    advance(at: now)
+  }
+
+  /// Plays the next piece of the frame being played; at its end, counts the device as
+  /// answering and starts the frame given meanwhile, if any.
+  private func advance(at now: Instant) {
+    guard var transfer, let lines else { return }
+    let progress: GPIOLinePlayer.Progress
     do {
-      acknowledged = try player.play(steps, on: lines)
+      progress = try player.advance(&transfer.playback, on: lines)
     } catch {
+      self.transfer = nil
       lines.release()
       self.lines = nil
       goOffline("\(error)", at: now)
       return
     }
-    guard acknowledged else {
+    switch progress {
+    case .waiting(let deadline):
+      transfer.resumeAt = deadline
+      self.transfer = transfer
+    case .unacknowledged:
+      self.transfer = nil
       goOffline("no acknowledgement from the device", at: now)
-      return
-    }
-    needsInitialization = false
-    if initializing {
-      initializedAt = now
-    }
-    if outage != nil {
-      outage = nil
-      logger.notice("display \(name): the device answers again; re-initialised")
+    case .finished:
+      self.transfer = nil
+      needsInitialization = false
+      if transfer.initializes {
+        initializedAt = transfer.startedAt
+      }
+      if outage != nil {
+        outage = nil
+        logger.notice("display \(name): the device answers again; re-initialised")
+      }
+      if wantedIsNewer {
+        refresh(at: now)
+      }
     }
   }
 

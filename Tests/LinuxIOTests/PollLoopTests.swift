@@ -1,6 +1,8 @@
 @preconcurrency import Glibc
-import LinuxIO
+import TestExpectations
 import Testing
+
+@testable import LinuxIO
 
 @Suite struct PollLoopTests {
   /// Records the events each handler received, in order.
@@ -110,16 +112,86 @@ import Testing
 
   @Test(
     arguments: [
-      (nil, -1),
-      (Duration.zero, 0),
-      (.seconds(-1), 0),
-      (.nanoseconds(1), 1),
-      (.milliseconds(5), 5),
-      (.microseconds(5_001), 6),
-      (.seconds(2) + .nanoseconds(1), 2_001),
-      (.seconds(100_000_000), CInt.max),
-    ] as [(Duration?, CInt)])
-  func timeoutIsRoundedUpToMilliseconds(timeout: Duration?, milliseconds: CInt) {
-    #expect(PollLoop.pollTimeout(timeout) == milliseconds)
+      (nil, nil),
+      (Duration.zero, [0, 0]),
+      (.seconds(-1), [0, 0]),
+      (.nanoseconds(1), [0, 1]),
+      (.microseconds(100), [0, 100_000]),
+      (.milliseconds(5), [0, 5_000_000]),
+      (.seconds(2) + .nanoseconds(1), [2, 1]),
+      (.milliseconds(1_500), [1, 500_000_000]),
+      (.seconds(100_000_000), [100_000_000, 0]),
+    ] as [(Duration?, [Int64]?)])
+  func timeoutIsKeptToTheNanosecond(timeout: Duration?, seconds: [Int64]?) {
+    let limit = PollLoop.pollTimeout(timeout)
+    #expect(limit.map { [Int64($0.tv_sec), Int64($0.tv_nsec)] } == seconds)
+  }
+
+  @Test func aFractionOfANanosecondRoundsUp() {
+    let quarter = Duration(secondsComponent: 0, attosecondsComponent: 250_000_000)
+    let limit = PollLoop.pollTimeout(.microseconds(100) + quarter)
+    #expect(limit.map { [Int64($0.tv_sec), Int64($0.tv_nsec)] } == [0, 100_001])
+    let second = PollLoop.pollTimeout(.seconds(1) - quarter)
+    #expect(second.map { [Int64($0.tv_sec), Int64($0.tv_nsec)] } == [1, 0])
+  }
+
+  @Test func theLongestTimeoutSaturatesAndIsAccepted() throws {
+    let limit = PollLoop.pollTimeout(.seconds(Int64.max))
+    #expect(limit.map { Int64($0.tv_sec) } == Int64(time_t.max))
+    let (readEnd, writeEnd) = try FileDescriptor.pipe()
+    defer {
+      try? readEnd.close()
+      try? writeEnd.close()
+    }
+    try writeEnd.writeAll("x")
+    let loop = PollLoop()
+    loop.watch(readEnd, for: .readable) { _ in }
+    #expect(try loop.runOnce(timeout: .seconds(Int64.max)) == 1, "not EINVAL")
+  }
+
+  /// A timeout well under a millisecond is waited for as it is, not a whole millisecond:
+  /// the steps of a bit-banged display are 100 µs apart.
+  @Test func aShortTimeoutIsNotRoundedToAMillisecond() throws {
+    let loop = PollLoop()
+    var shortest = Int64.max
+    for _ in 0..<20 {
+      let start = MonotonicClock.now()
+      #expect(try loop.runOnce(timeout: .microseconds(100)) == 0)
+      let elapsed = MonotonicClock.now() - start
+      #expect(elapsed >= 100_000, "never early")
+      shortest = min(shortest, elapsed)
+    }
+    #expect(shortest < 1_000_000, "at least one of 20 waits shorter than a millisecond")
+  }
+
+  @Test func anInterruptedWaitIsMadeAgain() throws {
+    let (readEnd, writeEnd) = try FileDescriptor.pipe()
+    defer {
+      try? readEnd.close()
+      try? writeEnd.close()
+    }
+    try writeEnd.writeAll("x")
+    let loop = PollLoop()
+    let recorder = Recorder()
+    loop.watch(readEnd, for: .readable, handler: recorder.handler("read end"))
+    let interruptOnce: (SystemCallTrace) -> Void = { $0.fail("ppoll", with: .interrupted) }
+    let (called, trace) = try SystemCallTrace.record(failing: interruptOnce) {
+      try loop.runOnce(timeout: .milliseconds(100))
+    }
+    #expect(called == 1)
+    #expect(trace.names == ["ppoll", "ppoll"])
+    #expect(recorder.names == ["read end"])
+  }
+
+  @Test func aFailedWaitThrowsNamingPpoll() {
+    let loop = PollLoop()
+    let invalid: (SystemCallTrace) -> Void = { $0.fail("ppoll", with: .invalidArgument) }
+    let error = expectError(IOError.self) {
+      try SystemCallTrace.record(failing: invalid) {
+        try loop.runOnce(timeout: nil)
+      }
+    }
+    #expect(error?.operation == "ppoll")
+    #expect(error?.errno == .invalidArgument)
   }
 }

@@ -18,13 +18,32 @@ enum GPIOFixtures {
 
   /// A display named `main` on a fresh fake backend, lines `GPIO17`, `GPIO18` ...
   static func display(
-    _ encoder: any GPIOProtocol, logger: Logger = quietLogger, at now: Instant = .zero
+    _ encoder: any GPIOProtocol, logger: Logger = quietLogger, at now: Instant = .zero,
+    clock: any LineClock = MonotonicLineClock(),
+    longestInlineWait: Duration? = GPIOLinePlayer.defaultLongestInlineWait
   ) -> (display: GPIOSegmentDisplay, backend: FakeGPIOBackend) {
     let backend = FakeGPIOBackend()
     let display = GPIOSegmentDisplay(
       name: "main", addresses: encoder.lines.indices.map { .name("GPIO\(17 + $0)") },
-      encoder: encoder, backend: backend, logger: logger, at: now)
+      encoder: encoder, backend: backend, logger: logger, at: now, clock: clock,
+      longestInlineWait: longestInlineWait)
     return (display, backend)
+  }
+
+  /// Services `display` at each of its deadlines, on the monotonic clock, until the
+  /// frames it was given are played, as the loop would.
+  static func playToEnd(_ display: GPIOSegmentDisplay) {
+    while display.isPlaying, let deadline = display.waitingFor.deadline {
+      MonotonicClock.sleep(until: deadline.nanoseconds)
+      display.service([], at: Instant(nanoseconds: MonotonicClock.now()))
+    }
+  }
+
+  /// The sum of the delays of `steps`, in nanoseconds, and how many there are.
+  static func delays(of steps: [LineStep]) -> (total: Int64, count: Int) {
+    steps.reduce((Int64(0), 0)) { sum, step in
+      if case .delay(let nanoseconds) = step { (sum.0 + nanoseconds, sum.1 + 1) } else { sum }
+    }
   }
 
   static let quietLogger = Logger(

@@ -26,10 +26,12 @@ import Testing
         outputEnable: encoder.hasOutputEnable ? lines.values[3] : nil)
     }
 
-    /// Shows `frame` and returns the shift clocks and latch pulses it took.
+    /// Shows `frame`, played to its end as the loop would, and returns the shift clocks
+    /// and latch pulses it took.
     mutating func show(_ frame: Frame) -> (shifts: Int, latches: Int) {
       let before = (chain.shiftClocks, chain.latches)
-      display.show(frame, at: .zero)
+      display.show(frame, at: Instant(nanoseconds: MonotonicClock.now()))
+      GPIOFixtures.playToEnd(display)
       chain.receive(capture.newChanges())
       return (chain.shiftClocks - before.0, chain.latches - before.1)
     }

@@ -15,6 +15,8 @@ public final class FakeGPIOLines: GPIOLines {
   public let addresses: [GPIOLine]
   public let consumer: String
   public private(set) var settings: [GPIOLineSettings]
+  /// The settings the lines were requested with: where `transitions` starts from.
+  private let requestedSettings: [GPIOLineSettings]
   /// The logical value each line has now: what an output drives, or what an input
   /// last read.
   public private(set) var values: [Bool]
@@ -34,6 +36,7 @@ public final class FakeGPIOLines: GPIOLines {
     precondition(addresses.count == settings.count)
     self.addresses = addresses
     self.settings = settings
+    requestedSettings = settings
     self.consumer = consumer
     values = settings.map { $0.direction == .output ? $0.initialValue : false }
     if settings.contains(where: { $0.direction == .input && $0.edges != .none }) {
@@ -52,9 +55,10 @@ public final class FakeGPIOLines: GPIOLines {
 
   public var count: Int { addresses.count }
 
-  /// The changes of output levels, in order: what a logic analyser on the lines sees.
+  /// The changes of output levels since the request, in order: what a logic analyser on
+  /// the lines sees.
   public var transitions: [(line: Int, value: Bool)] {
-    var levels = settings.map { $0.direction == .output ? $0.initialValue : true }
+    var levels = requestedSettings.map { $0.direction == .output ? $0.initialValue : true }
     var changes: [(line: Int, value: Bool)] = []
     for record in records {
       switch record {

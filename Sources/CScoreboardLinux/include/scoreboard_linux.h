@@ -6,9 +6,11 @@
 // socket address. Every function returns -1 and sets errno on failure, like the system
 // calls it wraps.
 
+#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <time.h>
 
 /// Writes the message of `error_number` (strerror_r) into `buffer` and returns it.
 const char *sbl_error_message(int error_number, char *buffer, size_t size);
@@ -34,6 +36,11 @@ int sbl_open_pseudo_terminal(char *slave_path, size_t size);
 /// (TIOCEXCL), read with the TIOCGEXCL ioctl. Returns 0, or -1 with errno (ENOSYS when
 /// the kernel headers lack TIOCGEXCL).
 int sbl_terminal_is_exclusive(int descriptor, int *exclusive);
+
+/// ppoll(entries, count, timeout, NULL): waits until one of `entries` is ready or
+/// `timeout` (nanosecond resolution; NULL: no limit) has passed, with the signal mask
+/// as it is. Returns the number of ready entries, 0 when the timeout passed.
+int sbl_ppoll(struct pollfd *entries, size_t count, const struct timespec *timeout);
 
 /// A new epoll descriptor (close-on-exec) that polls readable while any of `descriptors`
 /// does, such as the edge-event descriptors of GPIO requests on several chips. The
