@@ -25,11 +25,21 @@ struct KeymapSectionParser {
   /// The names of every `[horn NAME]` section, including those with errors.
   let hornNames: [String]
 
+  /// The clock fields, in file order, and the one an action without a name acts on (as
+  /// `ScoreboardSpec.mainClock` finds it): worked out once, not for every binding.
+  private let clockNames: [String]
+  private let mainClock: FieldSpec?
+
   init(fields: [String: FieldSpec], fieldNames: [String], hornNames: [String] = []) {
     self.fields = fields
     self.fieldNames = fieldNames
     knownFieldNames = Set(fieldNames)
     self.hornNames = hornNames
+    let clockFields = fieldNames.compactMap { fields[$0] }.filter { $0.clockFormat != nil }
+    clockNames = clockFields.map(\.name)
+    mainClock =
+      clockFields.first { $0.clockFormat?.role == .game && $0.clockFormat?.follows == nil }
+      ?? clockFields.first
   }
 
   /// The keymap, or nil when something in the section is wrong.
@@ -145,14 +155,14 @@ struct KeymapSectionParser {
   private func checkClocksAndHorns(
     of action: Action, entry: IniEntry, reader: inout SectionReader
   ) {
-    let clockNames = fieldNames.filter { fields[$0]?.clockFormat != nil }
-    // The clock an action without a name acts on, as `ScoreboardSpec.mainClock` finds it.
-    let clockFields = fieldNames.compactMap { fields[$0] }.filter { $0.clockFormat != nil }
-    let mainClock =
-      clockFields.first { $0.clockFormat?.role == .game && $0.clockFormat?.follows == nil }
-      ?? clockFields.first
-    let clockActions: Set<Action.Kind> = [.start, .stop, .startStop, .adjust, .resetClock]
-    if clockActions.contains(action.kind) {
+    switch action.kind {
+    case .start, .stop, .startStop, .adjust, .resetClock: break
+    case .horn:
+      checkHorn(of: action, entry: entry, reader: &reader)
+      return
+    default: return
+    }
+    do {
       if let name = action.fieldNames.first, let field = fields[name], field.clockFormat == nil {
         reader.report(
           "field '\(name)' is not a clock; \"\(action.kind.rawValue)\" acts on "
@@ -172,6 +182,10 @@ struct KeymapSectionParser {
             + "\"\(action)\"", at: entry)
       }
     }
+  }
+
+  /// Reports a horn that does not exist.
+  private func checkHorn(of action: Action, entry: IniEntry, reader: inout SectionReader) {
     if case .horn(let name) = action {
       if let name, !hornNames.contains(name) {
         reader.report(

@@ -180,15 +180,16 @@ enum ControlCommandLine {
 
   /// One `name value` line per field, then the rest of the status in the same form.
   private static func plainText(of status: ControlStatus) -> String {
-    let lines =
-      status.fields.map { "\($0.name) \($0.text)" } + [
-        "brightness \(status.brightness)", "blank \(status.isBlanked ? "on" : "off")",
-        "editing \(status.editing ?? "-")",
-      ] + status.displays.map { "display \($0.name) \($0.isOnline ? "online" : "offline")" }
-      + status.keypads.map { "keypad \($0.name) \($0.isOnline ? "online" : "offline")" }
-      + [stateFileLine(status.stateFile)]
-      + status.clocks.map { "clock \($0.name) \($0.isOn ? "running" : "stopped")" }
-      + status.horns.map { "horn \($0.name) \($0.isOn ? "on" : "off")" }
+    var lines: [String] = status.fields.map { "\($0.name) \($0.text)" }
+    lines += [
+      "brightness \(status.brightness)", "blank \(status.isBlanked ? "on" : "off")",
+      "editing \(status.editing ?? "-")",
+    ]
+    lines += status.displays.map { "display \($0.name) \($0.isOnline ? "online" : "offline")" }
+    lines += status.keypads.map { "keypad \($0.name) \($0.isOnline ? "online" : "offline")" }
+    lines.append(stateFileLine(status.stateFile))
+    lines += status.clocks.map { "clock \($0.name) \($0.isOn ? "running" : "stopped")" }
+    lines += status.horns.map { "horn \($0.name) \($0.isOn ? "on" : "off")" }
     return lines.joined(separator: "\n")
   }
 
