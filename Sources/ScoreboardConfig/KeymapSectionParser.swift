@@ -24,12 +24,22 @@ struct KeymapSectionParser {
   private let knownFieldNames: Set<String>
   /// The names of every `[horn NAME]` section, including those with errors.
   let hornNames: [String]
+  /// The clock fields read without error, in file order; found once, not for each key of
+  /// each keymap.
+  private let clockNames: [String]
+  /// The clock an action without a name acts on, as `ScoreboardSpec.mainClock` finds it.
+  private let mainClock: FieldSpec?
 
   init(fields: [String: FieldSpec], fieldNames: [String], hornNames: [String] = []) {
     self.fields = fields
     self.fieldNames = fieldNames
     knownFieldNames = Set(fieldNames)
     self.hornNames = hornNames
+    let clockFields = fieldNames.compactMap { fields[$0] }.filter { $0.clockFormat != nil }
+    clockNames = clockFields.map(\.name)
+    mainClock =
+      clockFields.first { $0.clockFormat?.role == .game && $0.clockFormat?.follows == nil }
+      ?? clockFields.first
   }
 
   /// The keymap, or nil when something in the section is wrong.
@@ -145,7 +155,6 @@ struct KeymapSectionParser {
   private func checkClocksAndHorns(
     of action: Action, entry: IniEntry, reader: inout SectionReader
   ) {
-    let clockNames = fieldNames.filter { fields[$0]?.clockFormat != nil }
     let clockActions: Set<Action.Kind> = [.start, .stop, .startStop, .adjust, .resetClock]
     if clockActions.contains(action.kind) {
       if let name = action.fieldNames.first, let field = fields[name], field.clockFormat == nil {
@@ -158,14 +167,17 @@ struct KeymapSectionParser {
           "\"\(action)\" acts on a clock, and none is configured; add a [field NAME] with "
             + "type = clock", at: entry)
       }
+      // A clock named whose section has errors is not checked (`name.map`, not `flatMap`).
       if case .resetClock(let name, let time?) = action,
-        let format = (name.flatMap { fields[$0] } ?? fields.values.first { $0.clockFormat != nil })?
-          .clockFormat, time > format.length
+        let clock = name.map({ fields[$0] }) ?? mainClock, let format = clock.clockFormat,
+        time > format.length
       {
+        let length = ClockText.text(
+          format.length, tenths: format.length.nanoseconds % 1_000_000_000 != 0,
+          minutes: format.role == .game)
         reader.report(
-          "expected a time of at most the clock's length "
-            + "\(ClockText.text(format.length, tenths: false, minutes: format.role == .game)) in "
-            + "\"\(action)\"", at: entry)
+          "expected a time of at most the length of clock '\(clock.name)', \(length), in "
+            + "\"\(entry.value)\"", at: entry)
       }
     }
     if case .horn(let name) = action {

@@ -18,7 +18,8 @@ public enum Renderer {
       if fields[index].clockFormat != nil {
         let field = fields[index]
         let shown = fieldRendering(of: board, field: index, at: now)
-        for (offset, cell) in shown.cells.enumerated() where cells.indices.contains(field.position + offset) {
+        for (offset, cell) in shown.cells.enumerated()
+        where cells.indices.contains(field.position + offset) {
           cells[field.position + offset] = cell
         }
         colons = colons ?? []

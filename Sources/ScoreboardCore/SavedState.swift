@@ -73,7 +73,8 @@ public struct SavedState: Hashable, Sendable {
   ///   field or the value does not fit it; those fields keep their values.
   public func apply(to board: inout Scoreboard) -> [String] {
     var ignored = board.restore(values: values, brightness: brightness, isBlanked: isBlanked)
-    for (name, clock) in clocks.sorted(by: { $0.key < $1.key }) where !board.restoreClock(name, clock) {
+    for (name, clock) in clocks.sorted(by: { $0.key < $1.key })
+    where !board.restoreClock(name, clock) {
       ignored.append(name)
     }
     return ignored

@@ -61,7 +61,10 @@ extension Scoreboard {
     clocks[index] = clock
     events.append(.clockStarted(field: spec.fields[index].name, time: clock.time))
     for follower in followers(of: index) {
-      try? startClock(follower, at: now, events: &events)
+      // A follower that has run out (a shot clock at 0) stays there until it is reset.
+      if let format = spec.fields[follower].clockFormat, clocks[follower]?.time != format.endTime {
+        try? startClock(follower, at: now, events: &events)
+      }
     }
   }
 
@@ -119,7 +122,9 @@ extension Scoreboard {
     if let change = assignClock(index, to: time, at: now, events: &events) {
       remember([change])
     }
-    if let leader = leaderIndex(of: index), clocks[leader]?.isRunning == true {
+    if let leader = leaderIndex(of: index), clocks[leader]?.isRunning == true,
+      let format = spec.fields[index].clockFormat, clocks[index]?.time != format.endTime
+    {
       try? startClock(index, at: now, events: &events)
     }
   }
