@@ -72,7 +72,9 @@ let package = Package(
     // What tests check with that Swift Testing 6.0 does not have: the error that a call
     // throws, as a value. Used by tests only.
     .target(name: "TestExpectations", path: "Tests/TestExpectations"),
-    .testTarget(name: "ScoreboardCoreTests", dependencies: ["ScoreboardCore", "TestExpectations"]),
+    .testTarget(
+      name: "ScoreboardCoreTests",
+      dependencies: ["ScoreboardCore", "TestExpectations", "TestSupport"]),
     .testTarget(
       name: "ScoreboardConfigTests",
       dependencies: ["ScoreboardConfig", "ScoreboardSettings", "TestExpectations"]),

@@ -67,7 +67,8 @@ struct ConfigurationParser {
       clocks: Dictionary(
         uniqueKeysWithValues: fields.compactMap { field in
           field.spec.clockFormat.map { (field.spec.name, $0) }
-        }), fieldNames: fieldSections.map(\.name))
+        }), fieldNames: fieldSections.map(\.name),
+      validFieldNames: Set(fields.map(\.spec.name)))
     let parsedHorns = hornSections.compactMap { name, section in
       read(section) { reader in hornParser.parse(name: name, reader: &reader) }
     }

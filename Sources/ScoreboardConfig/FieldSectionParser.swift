@@ -72,6 +72,8 @@ struct FieldSectionParser {
       ])
     let content: Content?
     switch type ?? (reader.entry("values") == nil ? .number : .list) {
+    case _ where type == nil && reader.entry("type") != nil:
+      content = nil  // `type` is wrong, and reported: what the other keys mean is unknown
     case .clock:
       content = clockContent(role: .game, digits: digits, reader: &reader)
     case .shotClock:
@@ -168,14 +170,14 @@ struct FieldSectionParser {
       for word in text.words() {
         guard let time = ClockText.parse(word), time > .zero, time <= longest else {
           reader.report(
-            "expected times from 0.1 to \(ClockText.text(longest, tenths: false, minutes: role == .game)) "
+            "expected times from 0.1 to \(Self.text(longest, role: role)) "
               + "separated by spaces, such as 24 14, found \(Listing.found(word))", key: "resets")
           continue
         }
         resets.append(time)
       }
     }
-    var length = clockTime("length", longest: longest, reader: &reader)
+    var length = clockTime("length", longest: longest, role: role, reader: &reader)
     if reader.entry("length") == nil {
       if let largest = resets.max() {
         length = largest
@@ -187,8 +189,8 @@ struct FieldSectionParser {
     }
     if let length, let largest = resets.max(), largest > length {
       reader.report(
-        "expected resets of at most the length \(ClockText.text(length, tenths: true, minutes: true)), "
-          + "found \(ClockText.text(largest, tenths: true, minutes: true))", key: "resets")
+        "expected resets of at most the length, \(Self.text(length, role: role)), "
+          + "found \(Self.text(largest, role: role))", key: "resets")
     }
     let tenthsBelow = tenths(reader: &reader)
     let follows = reader.text("follows", expected: "the name of the clock this one runs with")
@@ -208,23 +210,33 @@ struct FieldSectionParser {
     case "never": return .zero
     case "always": return ClockFormat.longest + .seconds(1)
     default:
-      return clockTime("tenths-below", longest: ClockFormat.longest, reader: &reader)
+      return clockTime(
+        "tenths-below", longest: ClockFormat.longest, role: .game, choices: "never, always or ",
+        reader: &reader)
     }
   }
 
-  /// A time of the clock (`10:00`, `24`, `4.9`) from more than zero up to `longest`.
-  private func clockTime(_ key: String, longest: Duration, reader: inout SectionReader)
-    -> Duration?
-  {
+  /// A time of the clock (`10:00`, `24`, `4.9`) from more than zero up to `longest`;
+  /// `choices` are the words the key takes too, for the message.
+  private func clockTime(
+    _ key: String, longest: Duration, role: ClockFormat.Role, choices: String = "",
+    reader: inout SectionReader
+  ) -> Duration? {
     guard let entry = reader.entry(key) else { return nil }
     guard let time = ClockText.parse(entry.value), time > .zero, time <= longest else {
       reader.report(
-        "expected \(ClockText.expected), more than 0 and at most "
-          + "\(ClockText.text(longest, tenths: true, minutes: true)), found \(Listing.found(entry.value))",
+        "expected \(choices)\(ClockText.expected), more than 0 and at most "
+          + "\(Self.text(longest, role: role)), found \(Listing.found(entry.value))",
         key: key)
       return nil
     }
     return time
+  }
+
+  /// A time as a message shows it: `10:00`, `24`, a tenth only when it has one (`4.9`).
+  private static func text(_ time: Duration, role: ClockFormat.Role) -> String {
+    ClockText.text(
+      time, tenths: time.nanoseconds % 1_000_000_000 != 0, minutes: role == .game)
   }
 
   /// A list field's values and width: `digits`, or else the widest value's.

@@ -18,6 +18,8 @@ struct HornSectionParser {
   /// The clock fields read without error, by name, and every field's name.
   let clocks: [String: ClockFormat]
   let fieldNames: [String]
+  /// The fields read without error (a clock whose section has errors is not here).
+  var validFieldNames: Set<String> = []
 
   /// The horn, or nil when something in the section is wrong.
   func parse(name: String, reader: inout SectionReader) -> Horn? {
@@ -47,9 +49,11 @@ struct HornSectionParser {
       for word in text.words() {
         if clocks[word] != nil {
           clockNames.append(word)
-        } else if fieldNames.contains(word) {
+        } else if validFieldNames.contains(word) {
           reader.report(
             "field '\(word)' is not a clock (type = clock or shot-clock)", key: "clocks")
+        } else if fieldNames.contains(word) {
+          continue  // its own section has the error
         } else {
           reader.report(
             reader.suggestions.unknownNameMessage(kind: .field, name: word, known: fieldNames),

@@ -24,10 +24,10 @@ struct KeymapSectionParser {
   private let knownFieldNames: Set<String>
   /// The names of every `[horn NAME]` section, including those with errors.
   let hornNames: [String]
-
-  /// The clock fields, in file order, and the one an action without a name acts on (as
-  /// `ScoreboardSpec.mainClock` finds it): worked out once, not for every binding.
+  /// The clock fields read without error, in file order; found once, not for each key of
+  /// each keymap.
   private let clockNames: [String]
+  /// The clock an action without a name acts on, as `ScoreboardSpec.mainClock` finds it.
   private let mainClock: FieldSpec?
 
   init(fields: [String: FieldSpec], fieldNames: [String], hornNames: [String] = []) {
@@ -155,14 +155,8 @@ struct KeymapSectionParser {
   private func checkClocksAndHorns(
     of action: Action, entry: IniEntry, reader: inout SectionReader
   ) {
-    switch action.kind {
-    case .start, .stop, .startStop, .adjust, .resetClock: break
-    case .horn:
-      checkHorn(of: action, entry: entry, reader: &reader)
-      return
-    default: return
-    }
-    do {
+    let clockActions: Set<Action.Kind> = [.start, .stop, .startStop, .adjust, .resetClock]
+    if clockActions.contains(action.kind) {
       if let name = action.fieldNames.first, let field = fields[name], field.clockFormat == nil {
         reader.report(
           "field '\(name)' is not a clock; \"\(action.kind.rawValue)\" acts on "
@@ -173,19 +167,19 @@ struct KeymapSectionParser {
           "\"\(action)\" acts on a clock, and none is configured; add a [field NAME] with "
             + "type = clock", at: entry)
       }
+      // A clock named whose section has errors is not checked (`name.map`, not `flatMap`).
       if case .resetClock(let name, let time?) = action,
-        let format = (name.flatMap { fields[$0] } ?? mainClock)?.clockFormat, time > format.length
+        let clock = name.map({ fields[$0] }) ?? mainClock, let format = clock.clockFormat,
+        time > format.length
       {
+        let length = ClockText.text(
+          format.length, tenths: format.length.nanoseconds % 1_000_000_000 != 0,
+          minutes: format.role == .game)
         reader.report(
-          "expected a time of at most the clock's length "
-            + "\(ClockText.text(format.length, tenths: false, minutes: format.role == .game)) in "
-            + "\"\(action)\"", at: entry)
+          "expected a time of at most the length of clock '\(clock.name)', \(length), in "
+            + "\"\(entry.value)\"", at: entry)
       }
     }
-  }
-
-  /// Reports a horn that does not exist.
-  private func checkHorn(of action: Action, entry: IniEntry, reader: inout SectionReader) {
     if case .horn(let name) = action {
       if let name, !hornNames.contains(name) {
         reader.report(

@@ -53,7 +53,8 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
   /// nil), within zero and its period length.
   case adjust(clock: String?, amount: Duration)
   /// Load a clock with `time`, else its first reset value or its period length (a shot
-  /// clock's 24 or 14); it keeps running or stays stopped.
+  /// clock's 24 or 14); it keeps running or stays stopped, but for a clock that follows a
+  /// running one, which starts with it (a shot clock reset during play).
   case resetClock(clock: String?, time: Duration?)
   /// Sound a horn for as long as the key is held (the first horn when nil).
   case horn(String?)
@@ -248,6 +249,11 @@ extension Action {
       case 1:
         if let time = ClockText.parse(arguments[0]) {
           self = .resetClock(clock: nil, time: time)
+        } else if arguments[0].first?.isLetter == false {
+          // Clock names start with a letter: this is a mistyped time (`12:75`).
+          throw ActionSyntaxError(
+            description: "'reset-clock' takes a clock or \(ClockText.expected), found "
+              + "'\(arguments[0])'")
         } else {
           self = .resetClock(clock: arguments[0], time: nil)
         }

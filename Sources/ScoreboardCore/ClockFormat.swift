@@ -22,8 +22,9 @@ public struct ClockFormat: Hashable, Sendable {
     case shot
   }
 
-  /// The longest period a clock can count: 99:59.9.
-  public static let longest: Duration = .milliseconds(5_999_900)
+  /// The longest period a clock can count: 99:59. (Counting down from 99:59.9, a clock
+  /// would show its time rounded up, 100:00, which `MM:SS` cannot show.)
+  public static let longest: Duration = .seconds(5_999)
 
   public var role: Role
   public var direction: Direction

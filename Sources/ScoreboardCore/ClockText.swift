@@ -66,7 +66,7 @@ public enum ClockText {
   }
 
   /// A signed amount of seconds with at most one tenth digit (`+1`, `-0.1`, `+10.5`) of
-  /// at most 99:59.9 either way.
+  /// at most the longest period (5999 s, 99:59) either way.
   public static func parseSigned(_ text: String) -> Duration? {
     guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
     let body = String(text.dropFirst())

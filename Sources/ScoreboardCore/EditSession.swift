@@ -35,10 +35,13 @@ public struct EditSession: Hashable, Sendable {
 
     /// The entry a session on a clock of `format` starts with when it shows `time`: its
     /// digits as they would be typed (`1200` for 12:00, `00524` for 0:52.4), to be
-    /// replaced by the first digit; type-over, the whole-second digits.
+    /// replaced by the first digit; type-over, the whole-second digits. Both are rounded
+    /// the way the clock rounds what it shows (up counting down), so that the entry starts
+    /// from what the clock showed.
     static func start(_ format: ClockFormat, time: Duration) -> Entry {
-      let tenths = max(time.nanoseconds, 0) / ClockText.tenth
-      let seconds = tenths / 10
+      let tenths = format.roundedToTenth(time).nanoseconds / ClockText.tenth
+      let roundsUp = format.direction == .down && format.entry == .overwrite
+      let seconds = roundsUp ? (tenths + 9) / 10 : tenths / 10
       let wholeSeconds = format.role == .game ? seconds / 60 * 100 + seconds % 60 : seconds
       let whole = EditSession.digits(of: Int(wholeSeconds))
       switch format.entry {

@@ -233,7 +233,10 @@ public struct Scoreboard: Sendable {
       let target = time ?? format.startTime
       guard target <= format.length else {
         throw ScoreboardError.invalidValue(
-          field: spec.fields[index].name, value: ClockText.exact(target, minutes: true),
+          field: spec.fields[index].name,
+          value: ClockText.text(
+            target, tenths: target.nanoseconds % ClockText.second != 0,
+            minutes: format.role == .game),
           expected: expectation(spec.fields[index]))
       }
       if session?.field == index {
@@ -422,6 +425,13 @@ public struct Scoreboard: Sendable {
     guard let session else { return }
     let field = spec.fields[session.field]
     if let format = field.clockFormat {
+      if session.entry == .start(format, time: clocks[session.field]!.time) {
+        // Nothing typed (the focus passing through): the clock keeps its exact time, not
+        // the tenth or the second its entry shows.
+        self.session = nil
+        events.append(.editingEnded(field: field.name, committed: true))
+        return
+      }
       guard let time = EditSession.time(of: session.entry, format: format), time <= format.length
       else {
         refuse(session.field, at: now, events: &events)
