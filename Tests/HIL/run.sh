@@ -52,6 +52,10 @@ readonly scenarios=(
   sigterm-exit-0
   s7s-sigterm-final-frame
   gpio-lines-released
+  clock-button-stops-at-edge
+  horn-at-zero
+  horn-off-after-sigterm
+  horn-off-after-sigkill
 )
 
 # ---- kernel, headers, source and libgpiod 2 from bookworm-backports
@@ -112,7 +116,7 @@ build_gpio_sim() {
 build_helpers() {
   mkdir -p "$cache/bin"
   local helper
-  for helper in uinput-kbd sim-pull; do
+  for helper in uinput-kbd sim-pull sim-watch; do
     gcc -O2 -static -Wall -Wextra -Werror -o "$cache/bin/$helper" "$here/src/$helper.c"
   done
   gcc -O2 -Wall -Wextra -Werror -o "$cache/bin/s7s-decode" "$here/src/s7s-decode.c"
@@ -124,7 +128,7 @@ pack_initramfs() { # v1|v2 -> $cache/run/$version/initramfs.cpio
   root="$out/root"
   initramfs_tree "$root"
   mkdir -p "$root/etc/hil"
-  for tool in uinput-kbd sim-pull; do install -m 755 "$cache/bin/$tool" "$root/usr/local/bin/$tool"; done
+  for tool in uinput-kbd sim-pull sim-watch; do install -m 755 "$cache/bin/$tool" "$root/usr/local/bin/$tool"; done
   local gpiod_bin=/usr/bin gpiod_lib=""
   if [ "$version" = v2 ]; then
     gpiod_bin="$cache/gpiod2/root/usr/bin"
@@ -135,7 +139,8 @@ pack_initramfs() { # v1|v2 -> $cache/run/$version/initramfs.cpio
   done
   add_modules "$root" configfs gpio-sim evdev uinput
   install -m 755 "$here/guest/init" "$root/init"
-  cp "$here/configs/hil.conf" "$here/configs/hil-moved.conf" "$root/etc/hil/"
+  cp "$here/configs/hil.conf" "$here/configs/hil-moved.conf" "$here/configs/hil-clock.conf" \
+    "$root/etc/hil/"
   echo "$version" >"$root/etc/hil/libgpiod"
   pack_initramfs_tree "$root" "$out/initramfs.cpio"
 }
