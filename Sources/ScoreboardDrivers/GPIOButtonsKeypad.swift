@@ -8,7 +8,11 @@ import ScoreboardSettings
 /// (libgpiod v2) the kernel debounces them and their edges pass straight through;
 /// otherwise (libgpiod v1) a `ButtonDebouncer` does the same in user space. Keys bound
 /// to a long press go through a `LongPressDetector`. Events carry the kernel's edge
-/// timestamps, not the time they were read.
+/// timestamps, not the time they were read: the instant the level became stable, its
+/// last edge. The kernel's debouncer stamps its events when its timer fires, one
+/// debounce period after that edge, so those stamps are taken back by the period (never
+/// before an earlier edge): a clock started and stopped on a button runs from the
+/// press with either libgpiod.
 ///
 /// The buttons' levels are read when the lines are requested: a button held then is
 /// taken as down, so it reports no press, only its release.
@@ -20,6 +24,11 @@ public final class GPIOButtonsKeypad: Keypad {
   /// The line request, owned by the keypad.
   private let lines: any GPIOLines
   private var debouncer: ButtonDebouncer
+  /// How much later than the last edge the kernel stamps a debounced event (zero when
+  /// scoreboardd debounces).
+  private let stampDelay: Int64
+  /// The time of the latest edge passed on, so that one taken back stays in order.
+  private var lastEdge: Int64 = .min
   private var longPresses: LongPressDetector
   private var isClosed = false
 
@@ -65,6 +74,7 @@ public final class GPIOButtonsKeypad: Keypad {
     }
     // With the kernel debouncing, a zero period passes each edge on as it comes.
     debouncer = ButtonDebouncer(period: kernelDebounce ? .zero : debounce, levels: levels)
+    stampDelay = kernelDebounce ? debounce.nanoseconds : 0
     longPresses = LongPressDetector(keypad: name, longPressKeys: longPressKeys, holdTime: longPress)
     logger.debug(
       "keypad \(name): \(buttons.count) buttons on "
@@ -112,8 +122,10 @@ public final class GPIOButtonsKeypad: Keypad {
   private func keyEvents(for edges: [GPIOEdgeEvent], at now: Instant) -> [KeyEvent] {
     var changes: [ButtonDebouncer.Change] = []
     for edge in edges.sorted(by: { $0.timestamp < $1.timestamp }) {
-      changes += debouncer.edge(
-        line: edge.line, value: edge.value, at: Instant(nanoseconds: edge.timestamp))
+      let (taken, overflow) = edge.timestamp.subtractingReportingOverflow(stampDelay)
+      let time = max(overflow ? edge.timestamp : taken, lastEdge)
+      lastEdge = time
+      changes += debouncer.edge(line: edge.line, value: edge.value, at: Instant(nanoseconds: time))
     }
     changes += debouncer.advance(to: now)
     var events: [KeyEvent] = []

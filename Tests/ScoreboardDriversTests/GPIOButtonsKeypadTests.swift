@@ -103,18 +103,24 @@ import Testing
     #expect(keypad.service(at: .milliseconds(139)) == [event("BTN_0", .press, at: 119)])
   }
 
-  @Test func kernelDebouncePassesEdgesStraightThrough() throws {
+  /// The kernel stamps a debounced edge when its timer fires, one debounce period (20 ms
+  /// here) after the edge: the keypad takes the stamp back to the edge, never before an
+  /// earlier one.
+  @Test func kernelDebouncedEdgesAreTakenBackToTheEdge() throws {
     let backend = FakeGPIOBackend()
     let keypad = try keypad(backend: backend, kernelDebounce: true)
     let lines = try #require(backend.requests.first)
-    lines.drive(1, true, at: nanoseconds(100))
-    #expect(try keypad.readEvents(at: .milliseconds(101)) == [event("BTN_1", .press, at: 100)])
+    lines.drive(1, true, at: nanoseconds(120))
+    #expect(try keypad.readEvents(at: .milliseconds(121)) == [event("BTN_1", .press, at: 100)])
     #expect(keypad.waitingFor.deadline == nil)
-    lines.drive(1, false, at: nanoseconds(103))
-    lines.drive(0, true, at: nanoseconds(104))
+    lines.drive(1, false, at: nanoseconds(123))
+    lines.drive(0, true, at: nanoseconds(124))
     #expect(
-      try keypad.readEvents(at: .milliseconds(105))
+      try keypad.readEvents(at: .milliseconds(125))
         == [event("BTN_1", .release, at: 103), event("BTN_0", .press, at: 104)])
+    // A stamp that taken back would come before the last edge keeps the order.
+    lines.drive(0, false, at: nanoseconds(110))
+    #expect(try keypad.readEvents(at: .milliseconds(126)) == [event("BTN_0", .release, at: 104)])
   }
 
   @Test func longPressBindingsWaitForTheRelease() throws {
@@ -122,24 +128,25 @@ import Testing
     let keypad = try keypad(backend: backend, kernelDebounce: true, longPressKeys: [Key("BTN_0")])
     let lines = try #require(backend.requests.first)
 
-    lines.drive(0, true, at: nanoseconds(100))
-    #expect(try keypad.readEvents(at: .milliseconds(100)) == [])
-    lines.drive(0, false, at: nanoseconds(300))
+    // The kernel's stamps come one debounce period (20 ms) after the edges.
+    lines.drive(0, true, at: nanoseconds(120))
+    #expect(try keypad.readEvents(at: .milliseconds(120)) == [])
+    lines.drive(0, false, at: nanoseconds(320))
     #expect(
-      try keypad.readEvents(at: .milliseconds(300))
+      try keypad.readEvents(at: .milliseconds(320))
         == [event("BTN_0", .press, at: 300), event("BTN_0", .release, at: 300)])
 
-    lines.drive(0, true, at: nanoseconds(1_000))
-    #expect(try keypad.readEvents(at: .milliseconds(1_000)) == [])
+    lines.drive(0, true, at: nanoseconds(1_020))
+    #expect(try keypad.readEvents(at: .milliseconds(1_020)) == [])
     #expect(keypad.waitingFor.deadline == .milliseconds(2_000))
     #expect(
       keypad.service(at: .milliseconds(2_000)) == [event("BTN_0", .press, at: 2_000, long: true)])
-    lines.drive(0, false, at: nanoseconds(2_500))
-    #expect(try keypad.readEvents(at: .milliseconds(2_500)) == [])
+    lines.drive(0, false, at: nanoseconds(2_520))
+    #expect(try keypad.readEvents(at: .milliseconds(2_520)) == [])
 
     // The other button has no long binding: no added latency.
-    lines.drive(1, true, at: nanoseconds(3_000))
-    #expect(try keypad.readEvents(at: .milliseconds(3_000)) == [event("BTN_1", .press, at: 3_000)])
+    lines.drive(1, true, at: nanoseconds(3_020))
+    #expect(try keypad.readEvents(at: .milliseconds(3_020)) == [event("BTN_1", .press, at: 3_000)])
   }
 
   @Test func buttonHeldAtStartIsNoPress() throws {
