@@ -179,7 +179,8 @@ test-powercut: deps toolchain
 
 # Benchmarks print their figures and write Benchmarks/results.md; they are not pass/fail
 # tests. scoreboardd against a Python peer (pyserial from PyPI, in a virtual environment
-# under ~/.cache/scoreboardd) and a C floor, then the GPIO frame times. About 3 minutes plus the build.
+# under ~/.cache/scoreboardd) and a C floor, then the GPIO frame times, then two game clock
+# runs of 10 minutes each. About 25 minutes plus the build.
 bench: deps toolchain
 	SWIFT="$(SWIFT)" bash Benchmarks/run.sh
 

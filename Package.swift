@@ -53,9 +53,14 @@ let package = Package(
     // check the drivers' output in tests, benchmarks and hardware-in-the-loop runs.
     .target(name: "ProtocolDecoders"),
     // Benchmarks print their figures (`make bench`); they are not tests.
-    // It plays frames on the in-memory lines of TestSupport; it is not installed.
+    // It plays frames on the in-memory lines of TestSupport, and runs the daemon in the
+    // process with a game clock on in-memory lines of its own; it is not installed.
     .executableTarget(
-      name: "GPIOFrameBenchmark", dependencies: ["ScoreboardDrivers", "LinuxIO", "TestSupport"],
+      name: "GPIOFrameBenchmark",
+      dependencies: [
+        "ScoreboardDrivers", "LinuxIO", "TestSupport", "ScoreboardDaemon", "ScoreboardConfig",
+        "ScoreboardCore", "ScoreboardSettings", "ProtocolDecoders",
+      ],
       path: "Benchmarks/GPIOFrameTime"),
     // scoreboardd against a Python peer and a C floor: latency, staleness, idle cost,
     // memory, start-up and CPU per key (`make bench` runs it through Benchmarks/run.sh).

@@ -2,7 +2,9 @@
 # make bench: builds the release binaries, the Python peer's virtual environment and the
 # C floor, runs the benchmarks and writes Benchmarks/results.md (also printed).
 #
-#   bash Benchmarks/run.sh [--quick]     (--quick: short runs, to check the harness)
+#   bash Benchmarks/run.sh [--quick] [--clock-only] [--clock-seconds N]
+#     --quick: short runs, to check the harness; --clock-only: the game clock runs alone;
+#     --clock-seconds: the length of each of the two game clock runs (600; 20 with --quick)
 #
 # SWIFT names the swift driver (default: swift). The virtual environment and the floor
 # binary live in ${SCOREBOARDD_CACHE:-$HOME/.cache/scoreboardd}, outside the clone.

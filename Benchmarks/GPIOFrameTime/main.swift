@@ -11,8 +11,15 @@
 // loop serves them and a TM1637 showing a clock in tenths, its frames played in pieces
 // from the loop and, for comparison, each at once in `show` as before.
 //
-//   GPIOFrameBenchmark [--quick]     (--quick: 200 keys instead of 2,000)
+// Then `ClockLag`: the daemon itself, in this process, with a TM1637 clock module and a
+// GPIO horn on in-memory lines that note the instant of every level change: how late each
+// digit change and the horn at zero come.
+//
+//   GPIOFrameBenchmark [--quick] [--clock-only] [--clock-seconds N]
+//     (--quick: 200 keys instead of 2,000, and 20 s of clock instead of 600;
+//      --clock-only: the clock alone)
 
+@preconcurrency import Glibc
 import LinuxIO
 import ScoreboardCore
 import ScoreboardDrivers
@@ -47,6 +54,74 @@ let cases = [
   Case(name: "shift-register", cells: 8, encoder: ShiftRegisterProtocol(cellCount: 8)),
 ]
 let repetitions = 25
+let arguments = Array(CommandLine.arguments.dropFirst())
+let quick = arguments.contains("--quick")
+let clockOnly = arguments.contains("--clock-only")
+let clockSeconds =
+  arguments.firstIndex(of: "--clock-seconds").flatMap {
+    $0 + 1 < arguments.count ? Double(arguments[$0 + 1]) : nil
+  } ?? (quick ? 20 : 600)
+
+/// The clock section: the daemon in this process (ClockLag.swift).
+func clockSection() throws {
+  let run = try ClockLag.measure(seconds: clockSeconds)
+  print("")
+  print("### Game clock on a TM1637 and horn at zero, the daemon in the process")
+  print("")
+  print(
+    "The daemon (ScoreboardDaemon) on the main thread for \(Int(clockSeconds)) s, a 4-cell "
+      + "TM1637 clock module and a GPIO horn on in-memory lines that note the monotonic instant "
+      + "of every level change; a clock of \(run.length) with `tenths-below = always`, started "
+      + "through the control socket (\(run.periods) starts, again after each zero). Lag: from "
+      + "the instant the text should change (start + length − time shown, from the state "
+      + "file) to the first line edge of the frame that shows it; horn: from the zero to the "
+      + "horn's line going high.")
+  print("")
+  print("| figure | count | p50 (µs) | p99 (µs) | max (µs) | min (µs) | drift (µs/min) |")
+  print("|---|---|---|---|---|---|---|")
+  func row(_ name: String, _ values: [Int64], slope: String) {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else {
+      print("| \(name) | 0 | – | – | – | – | – |")
+      return
+    }
+    func at(_ fraction: Double) -> Int64 {
+      sorted[min(Int(Double(sorted.count - 1) * fraction + 0.5), sorted.count - 1)]
+    }
+    func signed(_ nanoseconds: Int64) -> String {
+      (nanoseconds < 0 ? "-" : "") + microseconds(abs(nanoseconds))
+    }
+    print(
+      "| \(name) | \(sorted.count) | \(signed(at(0.5))) | \(signed(at(0.99))) "
+        + "| \(signed(sorted.last!)) | \(signed(sorted.first!)) | \(slope) |")
+  }
+  // Least-squares slope of the lag over the run, µs per minute.
+  var slope = "–"
+  if let origin = run.changes.first?.expected, run.changes.count > 2 {
+    let xs = run.changes.map { Double($0.expected - origin) / 60e9 }
+    let ys = run.changes.map { Double($0.lag) / 1000 }
+    let meanX = xs.reduce(0, +) / Double(xs.count)
+    let meanY = ys.reduce(0, +) / Double(ys.count)
+    let numerator = zip(xs, ys).reduce(0.0) { $0 + ($1.0 - meanX) * ($1.1 - meanY) }
+    let denominator = xs.reduce(0.0) { $0 + ($1 - meanX) * ($1 - meanX) }
+    if denominator > 0 {
+      let hundredths = Int((numerator / denominator * 100).rounded())
+      slope =
+        (hundredths < 0 ? "-" : "") + "\(abs(hundredths) / 100)."
+        + (abs(hundredths) % 100 < 10 ? "0" : "") + "\(abs(hundredths) % 100)"
+    }
+  }
+  row("digit change to first line edge", run.changes.map(\.lag), slope: slope)
+  row("zero to horn line high", run.horn, slope: "–")
+  if !run.violations.isEmpty {
+    print("")
+    print("TM1637 protocol violations seen by the decoder: \(run.violations.count)")
+  }
+}
+if clockOnly {
+  try clockSection()
+  exit(0)
+}
 
 print("GPIO frame times at default timing (every cell changed; median of \(repetitions) frames)")
 print("")
@@ -83,7 +158,6 @@ for benchmark in cases {
       + "\(operations) | \(microseconds(delays)) | \(microseconds(median(playTimes))) |")
 }
 
-let quick = CommandLine.arguments.contains("--quick")
 let keys = quick ? 200 : 2_000
 print("")
 print("### Key latency while a TM1637 display is updated every 100 ms")
@@ -116,3 +190,4 @@ for (name, mode) in modes {
       + "\(slow) of \(run.waits.count) | \(perSecond(run.loopWakeups)) | "
       + "\(perSecond(run.threadWakeups)) |")
 }
+try clockSection()

@@ -75,6 +75,11 @@ final class Instance {
   private(set) var away = 0
   private(set) var presses = 0
   private var running = false
+  /// The game clock scoreboardd shows instead of the two scores, if any.
+  let clock: ClockSetup?
+  /// scoreboardd's state file and control socket (with a clock only).
+  var statePath: String { folder + "/state" }
+  var controlPath: String { folder + "/control" }
 
   /// The pseudo-terminals of the instances that are gone, kept open.
   nonisolated(unsafe) private static var retiredTerminals: [PseudoTerminal] = []
@@ -86,9 +91,10 @@ final class Instance {
   /// the subject starts; `notify` gives it a NOTIFY_SOCKET.
   init(
     _ subject: Subject, programs: Programs, baud: Int, environment: [String: String] = [:],
-    notify: Bool = false, preloadedKeys: [Key] = []
+    notify: Bool = false, preloadedKeys: [Key] = [], clock: ClockSetup? = nil
   ) throws {
     self.subject = subject
+    self.clock = clock
     var template = Array("/tmp/scoreboardd-bench-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw BenchmarkError(description: "mkdtemp") }
     folder = String(cString: made)
@@ -127,7 +133,7 @@ final class Instance {
     // seen to stay in the kernel, never reaching the master side (the previous user of
     // the number was scoreboardd or the peer, never the floor; not understood).
     Self.retiredTerminals.append(terminal)
-    for name in ["event0", "notify", "scoreboardd.conf", "stderr.log"] {
+    for name in ["event0", "notify", "scoreboardd.conf", "stderr.log", "state", "control"] {
       unlink(folder + "/" + name)
     }
     rmdir(folder)
@@ -138,9 +144,12 @@ final class Instance {
     switch subject {
     case .scoreboardd:
       let configuration = folder + "/scoreboardd.conf"
-      try writeText(
-        Self.configuration(device: devicePath, port: terminal.slavePath, baud: baud),
-        to: configuration)
+      let text =
+        clock.map {
+          Self.clockConfiguration(
+            device: devicePath, port: terminal.slavePath, baud: baud, clock: $0, folder: folder)
+        } ?? Self.configuration(device: devicePath, port: terminal.slavePath, baud: baud)
+      try writeText(text, to: configuration)
       arguments = [programs.scoreboardd, "--config", configuration]
     case .peer:
       arguments = [
@@ -237,6 +246,40 @@ final class Instance {
     KEY_KPSLASH = add away -1
     KEY_KP1 = digit 1
     KEY_KPENTER = commit
+
+    """
+  }
+
+  /// A scoreboardd with one game clock on the S7S module, its state file and control
+  /// socket in `folder`.
+  static func clockConfiguration(
+    device: String, port: String, baud: Int, clock: ClockSetup, folder: String
+  ) -> String {
+    """
+    [scoreboard]
+    state-file = \(folder)/state
+    control-socket = \(folder)/control
+    log-level = warning
+
+    [display main]
+    driver = s7s
+    port = \(port)
+    baud = \(baud)
+
+    [field game]
+    type = clock
+    position = 1
+    length = \(clock.length)
+    tenths-below = \(clock.tenthsBelow)
+
+    [keypad numpad]
+    driver = evdev
+    device = \(device)
+    grab = no
+    keymap = numpad
+
+    [keymap numpad]
+    KEY_KPENTER = start-stop
 
     """
   }

@@ -7,10 +7,11 @@
 //
 //   ScoreboardBenchmark --scoreboardd PATH --python PATH --peer PATH --floor PATH
 //                       [--scoreboardd-stripped-bytes N] [--floor-stripped-bytes N] [--quick]
-//                       [--latency-only]
+//                       [--latency-only] [--clock-only] [--clock-seconds N]
 //
 // --latency-only runs the key-to-wire runs alone and prints their table: for working on
-// the daemon's path from a key to the wire.
+// the daemon's path from a key to the wire. --clock-only runs the game clock scenario
+// alone; --clock-seconds sets its length (600 s, 20 s with --quick).
 
 @preconcurrency import Glibc
 import LinuxIO
@@ -20,12 +21,15 @@ import LinuxIO
 var options: [String: String] = [:]
 var quick = false
 var latencyOnly = false
+var clockOnly = false
 var argumentList = CommandLine.arguments.dropFirst()
 while let argument = argumentList.popFirst() {
   if argument == "--quick" {
     quick = true
   } else if argument == "--latency-only" {
     latencyOnly = true
+  } else if argument == "--clock-only" {
+    clockOnly = true
   } else if argument.hasPrefix("--"), let value = argumentList.popFirst() {
     options[String(argument.dropFirst(2))] = value
   } else {
@@ -93,6 +97,19 @@ func ratio(_ numerator: Double, _ denominator: Double) -> String {
 }
 
 // MARK: - Runs
+
+let clockSeconds = Double(options["clock-seconds"] ?? "") ?? (quick ? 20 : 600)
+/// The game clock scenario (Clocks.swift), for `clockSeconds`.
+func runClocks() throws -> ClockRunResult {
+  progress(
+    "game clocks on S7S modules at 9600 baud, tenths, seconds and stopped at once "
+      + "(\(format(clockSeconds, 0)) s)")
+  return try scenarios.clocks(seconds: clockSeconds)
+}
+if clockOnly {
+  print(clockReport(try runClocks()), terminator: "")
+  exit(0)
+}
 
 /// How the key-to-wire runs hand out their keys: in blocks of 100 keys per subject, so
 /// that each has the machine to itself between its keys (the targets' figure), or key by
@@ -203,6 +220,8 @@ for run in 1...starts {
     startUps[subject, default: []].append(try scenarios.startUp(subject))
   }
 }
+
+let clockResult = try runClocks()
 
 // MARK: - Report
 
@@ -440,5 +459,8 @@ line(
     + "(\(burstKeys) answers of \(Instance.floorFrameSize) bytes at 960 bytes/s); the "
     + "staleness row compares with the physical floor instead, one full frame "
     + "(\(frameBytes) bytes) on the wire.")
+
+line()
+report += clockReport(clockResult)
 
 print(report, terminator: "")

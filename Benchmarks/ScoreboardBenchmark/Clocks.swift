@@ -1,0 +1,367 @@
+@preconcurrency import Glibc
+import LinuxIO
+
+/// A game clock for scoreboardd to show on its S7S module (`[field game] type = clock`).
+struct ClockSetup {
+  /// Its `length`, as the configuration writes it (`59.9`, `10:00`).
+  var length: String
+  /// Its `tenths-below`: `always` (the text changes every tenth) or `never` (every
+  /// second).
+  var tenthsBelow: String
+
+  var showsTenths: Bool { tenthsBelow == "always" }
+
+  /// The time the module shows, from its four cells' digits (`599` is 59.9 in tenths,
+  /// ` 959` is 9:59 in seconds); nil for anything else.
+  func shownTime(_ cells: String) -> Int64? {
+    let digits = cells.filter { $0 != " " }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let number = Int64(digits)
+    else { return nil }
+    if showsTenths {
+      return number * 100_000_000
+    }
+    return ((number / 100) * 60 + number % 100) * 1_000_000_000
+  }
+}
+
+/// One change of what a clock's module shows, as it reached the master side.
+struct ClockChange {
+  /// When the text should have changed: the clock's start instant plus the time from its
+  /// length to the time shown (counting down, the time shown is rounded up).
+  var expected: Int64
+  /// When the first byte of the change came out of the master side, minus `expected`.
+  var lag: Int64
+}
+
+/// The clock scenario's figures.
+struct ClockRunResult {
+  var seconds: Double
+  /// The changes of the clock showing tenths, and of the one showing seconds.
+  var tenths: [ClockChange] = []
+  var wholeSeconds: [ClockChange] = []
+  /// How often each clock was started (it is set and started again at zero).
+  var tenthsStarts = 0
+  var secondsStarts = 0
+  /// Context switches per second, voluntary and involuntary, of the daemon whose clock
+  /// shows tenths, seconds, or stands still.
+  var tenthsSwitches: (voluntary: Double, involuntary: Double) = (0, 0)
+  var secondsSwitches: (voluntary: Double, involuntary: Double) = (0, 0)
+  var stoppedSwitches: (voluntary: Double, involuntary: Double) = (0, 0)
+  /// CPU time of each over the run, nanoseconds (`/proc/PID/schedstat`).
+  var tenthsCPU: Int64 = 0
+  var secondsCPU: Int64 = 0
+  var stoppedCPU: Int64 = 0
+  /// Bytes each running clock's module received per change.
+  var tenthsBytesPerChange = 0.0
+  var secondsBytesPerChange = 0.0
+}
+
+/// A clock's module as the harness reads it: bytes are grouped into changes (bursts of
+/// bytes less than `gap` apart; the text changes at most every 100 ms), and each change
+/// is timed from its first byte.
+final class ClockWatch {
+  let instance: Instance
+  let clock: ClockSetup
+  /// The start instant and starting time of the clock's current run, from the state file.
+  var period: (start: Int64, time: Int64)?
+  var changes: [ClockChange] = []
+  var starts = 0
+  var bytesInChanges = 0
+  private var burstStart: Int64?
+  private var lastByte: Int64 = 0
+  private var burstBytes = 0
+  private var bytesBefore = 0
+  private(set) var lastText = ""
+  /// When the clock showed zero, so that it is set and started again.
+  private(set) var zeroAt: Int64?
+  static let gap: Int64 = 20_000_000
+
+  init(_ instance: Instance, clock: ClockSetup) {
+    self.instance = instance
+    self.clock = clock
+  }
+
+  /// Takes what the master side has, noted as arriving at `now`.
+  func read(at now: Int64) {
+    let before = instance.bytesReceived
+    instance.drain()
+    let count = instance.bytesReceived - before
+    guard count > 0 else { return }
+    if burstStart == nil {
+      burstStart = now
+    }
+    burstBytes += count
+    lastByte = now
+  }
+
+  /// Closes a burst that has been quiet for `gap`: a change, if the text changed.
+  func settle(at now: Int64, recording: Bool) {
+    guard let start = burstStart, now - lastByte >= Self.gap else { return }
+    burstStart = nil
+    let bytes = burstBytes
+    burstBytes = 0
+    let text = instance.shows
+    guard text != lastText else { return }
+    lastText = text
+    guard let shown = clock.shownTime(text), let period, shown < period.time else { return }
+    let expected = period.start + (period.time - shown)
+    if recording {
+      changes.append(ClockChange(expected: expected, lag: start - expected))
+      bytesInChanges += bytes
+    }
+    if shown == 0 {
+      zeroAt = now
+    }
+  }
+
+  /// Sets the clock to its length and starts it through the control socket; reads the
+  /// start instant and the time from the state file.
+  func start() throws {
+    let answers = try controlRequests(
+      ["set game \(clock.length)", "start"], socket: instance.controlPath)
+    guard answers.count == 2, answers.allSatisfy({ $0.hasPrefix("ok") }) else {
+      throw BenchmarkError(description: "start: \(answers)\n\(instance.log)")
+    }
+    guard let state = runningClock(try readText(instance.statePath)) else {
+      throw BenchmarkError(description: "no running clock in the state file")
+    }
+    period = (start: state.start, time: state.time)
+    zeroAt = nil
+    starts += 1
+  }
+}
+
+/// The time and start instant of the running clock `game` in a state file's text
+/// (`clock game NANOSECONDS running START_NS`).
+func runningClock(_ text: String) -> (time: Int64, start: Int64)? {
+  for line in text.split(separator: "\n") {
+    let words = line.split(separator: " ")
+    if words.count == 5, words[0] == "clock", words[1] == "game", words[3] == "running",
+      let time = Int64(words[2]), let start = Int64(words[4])
+    {
+      return (time, start)
+    }
+  }
+  return nil
+}
+
+/// Sends `requests` on one connection to a control socket and returns the answers.
+func controlRequests(_ requests: [String], socket path: String) throws -> [String] {
+  let fd = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
+  guard fd >= 0 else { throw BenchmarkError(description: "socket") }
+  defer { close(fd) }
+  var address = sockaddr_un()
+  address.sun_family = sa_family_t(AF_UNIX)
+  withUnsafeMutableBytes(of: &address.sun_path) { raw in
+    for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() {
+      raw[index] = byte
+    }
+  }
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+    }
+  }
+  guard connected == 0 else { throw BenchmarkError(description: "connect \(path)") }
+  let bytes = Array(requests.map { $0 + "\n" }.joined().utf8)
+  guard write(fd, bytes, bytes.count) == bytes.count else {
+    throw BenchmarkError(description: "write to \(path)")
+  }
+  shutdown(fd, CInt(SHUT_WR))
+  var answer: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 1024)
+  while true {
+    let count = read(fd, &buffer, buffer.count)
+    guard count > 0 else { break }
+    answer += buffer[..<count]
+  }
+  return String(decoding: answer, as: UTF8.self).split(separator: "\n").map(String.init)
+}
+
+extension Scenarios {
+  /// Three scoreboardd at once, each with a game clock on an S7S module at 9600 baud:
+  /// one counting down 59.9 with tenths (every tenth changes the text; set and started
+  /// again at zero), one counting down 10:00 in whole seconds, one stopped; for
+  /// `seconds`. Every change of the two running modules is timed from its first byte;
+  /// their context switches and that of the stopped one are counted over the run.
+  func clocks(seconds: Double) throws -> ClockRunResult {
+    let tenthsClock = ClockSetup(length: "59.9", tenthsBelow: "always")
+    let secondsClock = ClockSetup(length: "10:00", tenthsBelow: "never")
+    let tenths = ClockWatch(
+      try Instance(.scoreboardd, programs: programs, baud: 9600, clock: tenthsClock),
+      clock: tenthsClock)
+    let wholeSeconds = ClockWatch(
+      try Instance(.scoreboardd, programs: programs, baud: 9600, clock: secondsClock),
+      clock: secondsClock)
+    let stopped = try Instance(.scoreboardd, programs: programs, baud: 9600, clock: secondsClock)
+    let watches = [tenths, wholeSeconds]
+    let instances = [tenths.instance, wholeSeconds.instance, stopped]
+
+    /// Reads every module until `end`, closing changes as they settle.
+    func serve(until end: Int64, recording: Bool) {
+      while true {
+        let now = MonotonicClock.now()
+        if now >= end { break }
+        var entries = instances.map { pollfd(fd: $0.master, events: Int16(POLLIN), revents: 0) }
+        let timeout = CInt(max(min((end - now) / 1_000_000, 5), 1))
+        let ready = poll(&entries, nfds_t(entries.count), timeout)
+        let arrived = MonotonicClock.now()
+        if ready > 0 {
+          for watch in watches {
+            watch.read(at: arrived)
+          }
+          stopped.drain()
+        }
+        for watch in watches {
+          watch.settle(at: arrived, recording: recording)
+        }
+      }
+    }
+
+    // Wait for the control sockets and the first frames.
+    let readyBy = MonotonicClock.now() + 10_000_000_000
+    while instances.contains(where: { access($0.controlPath, F_OK) != 0 }) {
+      guard MonotonicClock.now() < readyBy else {
+        throw BenchmarkError(description: "no control socket\n\(tenths.instance.log)")
+      }
+      serve(until: MonotonicClock.now() + 20_000_000, recording: false)
+    }
+    serve(until: MonotonicClock.now() + 300_000_000, recording: false)
+
+    var result = ClockRunResult(seconds: seconds)
+    let before = instances.map(\.counters)
+    let begin = MonotonicClock.now()
+    let end = begin + Int64(seconds * 1e9)
+    try tenths.start()
+    // Half a tenth later, so that the two modules' changes do not come at once.
+    serve(until: MonotonicClock.now() + 50_000_000, recording: true)
+    try wholeSeconds.start()
+    while MonotonicClock.now() < end {
+      serve(until: min(end, MonotonicClock.now() + 100_000_000), recording: true)
+      for watch in watches {
+        if let zero = watch.zeroAt, MonotonicClock.now() - zero > 200_000_000 {
+          try watch.start()
+        }
+      }
+    }
+    let elapsed = Double(MonotonicClock.now() - begin) / 1e9
+    let after = instances.map(\.counters)
+    func rates(_ index: Int) -> (voluntary: Double, involuntary: Double) {
+      (
+        Double(after[index].voluntarySwitches - before[index].voluntarySwitches) / elapsed,
+        Double(after[index].involuntarySwitches - before[index].involuntarySwitches) / elapsed
+      )
+    }
+    result.seconds = elapsed
+    result.tenthsSwitches = rates(0)
+    result.secondsSwitches = rates(1)
+    result.stoppedSwitches = rates(2)
+    result.tenthsCPU = after[0].cpuNanoseconds - before[0].cpuNanoseconds
+    result.secondsCPU = after[1].cpuNanoseconds - before[1].cpuNanoseconds
+    result.stoppedCPU = after[2].cpuNanoseconds - before[2].cpuNanoseconds
+    result.tenths = tenths.changes
+    result.wholeSeconds = wholeSeconds.changes
+    result.tenthsStarts = tenths.starts
+    result.secondsStarts = wholeSeconds.starts
+    result.tenthsBytesPerChange =
+      Double(tenths.bytesInChanges) / Double(max(tenths.changes.count, 1))
+    result.secondsBytesPerChange =
+      Double(wholeSeconds.bytesInChanges) / Double(max(wholeSeconds.changes.count, 1))
+    for instance in instances {
+      instance.stop()
+    }
+    return result
+  }
+}
+
+/// The figures of a series of clock changes: lag percentiles in µs and its drift.
+struct LagSummary {
+  var count: Int
+  var p50: Double
+  var p99: Double
+  var max: Double
+  var min: Double
+  /// Least-squares slope of the lag over the run, µs per minute.
+  var slope: Double
+  /// Mean lag over the first and the last `window` seconds, µs.
+  var firstMean: Double
+  var lastMean: Double
+  var window: Double
+
+  init?(_ changes: [ClockChange], seconds: Double) {
+    guard changes.count >= 2 else { return nil }
+    let lags = changes.map(\.lag).sorted()
+    count = changes.count
+    p50 = Double(percentile(lags, 0.5)) / 1000
+    p99 = Double(percentile(lags, 0.99)) / 1000
+    max = Double(lags.last!) / 1000
+    min = Double(lags.first!) / 1000
+    let origin = changes[0].expected
+    let xs = changes.map { Double($0.expected - origin) / 60e9 }
+    let ys = changes.map { Double($0.lag) / 1000 }
+    let meanX = xs.reduce(0, +) / Double(xs.count)
+    let meanY = ys.reduce(0, +) / Double(ys.count)
+    var numerator = 0.0
+    var denominator = 0.0
+    for (x, y) in zip(xs, ys) {
+      numerator += (x - meanX) * (y - meanY)
+      denominator += (x - meanX) * (x - meanX)
+    }
+    slope = denominator > 0 ? numerator / denominator : 0
+    let span = Swift.min(60, seconds / 5)
+    window = span
+    let last = changes.last!.expected
+    let first = changes.filter { Double($0.expected - origin) / 1e9 < span }.map(\.lag)
+    let final = changes.filter { Double(last - $0.expected) / 1e9 < span }.map(\.lag)
+    firstMean = Double(first.reduce(0, +)) / Double(Swift.max(first.count, 1)) / 1000
+    lastMean = Double(final.reduce(0, +)) / Double(Swift.max(final.count, 1)) / 1000
+  }
+}
+
+/// The clock section of the report.
+func clockReport(_ result: ClockRunResult) -> String {
+  var text = "## Game clock on an S7S at 9600 baud\n\n"
+  text +=
+    "Three scoreboardd at once for \(format(result.seconds, 0)) s, each with an S7S module on "
+    + "a pseudo-terminal (Benchmarks/README.md): a clock counting down 59.9 with "
+    + "`tenths-below = always` (set and started again at zero: \(result.tenthsStarts) "
+    + "starts), one counting down 10:00 with `tenths-below = never` "
+    + "(\(result.secondsStarts) starts), one stopped. Lag: from the instant the text "
+    + "should change (start instant + length − time shown) to the first byte of the "
+    + "change on the master side.\n\n"
+  text +=
+    "| clock | changes | lag p50 (µs) | p99 (µs) | max (µs) | min (µs) "
+    + "| drift (µs/min, least squares) | mean lag first / last window (µs) | bytes per change |\n"
+  text += "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+  for (name, changes, bytes) in [
+    ("tenths (every 100 ms)", result.tenths, result.tenthsBytesPerChange),
+    ("seconds (every 1 s)", result.wholeSeconds, result.secondsBytesPerChange),
+  ] {
+    guard let lag = LagSummary(changes, seconds: result.seconds) else {
+      text += "| \(name) | \(changes.count) | – | – | – | – | – | – | – |\n"
+      continue
+    }
+    text +=
+      "| \(name) | \(lag.count) | \(format(lag.p50)) | \(format(lag.p99)) | \(format(lag.max)) "
+      + "| \(format(lag.min)) | \(format(lag.slope, 2)) "
+      + "| \(format(lag.firstMean)) / \(format(lag.lastMean)) (\(format(lag.window, 0)) s) "
+      + "| \(format(bytes, 1)) |\n"
+  }
+  text += "\n"
+  text +=
+    "| scoreboardd | voluntary switches/s | involuntary switches/s | total/s "
+    + "| CPU over the run (ms) |\n"
+  text += "| --- | --- | --- | --- | --- |\n"
+  for (name, switches, cpu) in [
+    ("clock running, tenths", result.tenthsSwitches, result.tenthsCPU),
+    ("clock running, seconds", result.secondsSwitches, result.secondsCPU),
+    ("clock stopped", result.stoppedSwitches, result.stoppedCPU),
+  ] {
+    text +=
+      "| \(name) | \(format(switches.voluntary, 2)) | \(format(switches.involuntary, 2)) "
+      + "| \(format(switches.voluntary + switches.involuntary, 2)) "
+      + "| \(format(Double(cpu) / 1e6, 1)) |\n"
+  }
+  return text
+}
