@@ -181,6 +181,13 @@ if [ ! -f "$pkgconfig/libgpiod.pc" ]; then
   ls "$cache"/debs/libgpiod3_*.deb "$cache"/debs/libgpiod-dev_*.deb >/dev/null 2>&1 || download
   unpack
 fi
+# SwiftPM reads .pc files itself and keeps a -L of the system's library folder, which
+# inih's has: a target linking inih before libgpiod would find the system's libgpiod 1.6
+# there first. A copy of inih.pc without that -L, beside the rewritten libgpiod.pc, keeps
+# the unpacked libgpiod 2 first for every product.
+system_inih=$(PKG_CONFIG_PATH= pkg-config --variable=pcfiledir inih)/inih.pc
+sed -e 's|^Libs: -L${libdir} |Libs: |' "$system_inih" >"$pkgconfig/inih.pc.new"
+mv "$pkgconfig/inih.pc.new" "$pkgconfig/inih.pc"
 version=$(pkg-config --modversion libgpiod)
 libdir=$(pkg-config --variable=libdir libgpiod)
 case "$version" in
