@@ -55,6 +55,10 @@ private func serve(_ line: String, on board: inout CheckedBoard, at time: Instan
     }
   case .undo:
     board.perform(.undo, at: time)
+  case .clock(let action):
+    board.perform(action, at: time)
+  case .horn:
+    break
   case .reset:
     board.resetAll(at: time)
   case .brightness(let change):
