@@ -185,6 +185,30 @@ extension Scenarios {
   /// again at zero), one counting down 10:00 in whole seconds, one stopped; for
   /// `seconds`. Every change of the two running modules is timed from its first byte;
   /// their context switches and that of the stopped one are counted over the run.
+  /// Reads every module until `end`, closing changes as they settle.
+  private static func serve(
+    until end: Int64, recording: Bool, instances: [Instance], watches: [ClockWatch],
+    stopped: Instance
+  ) {
+    while true {
+      let now = MonotonicClock.now()
+      if now >= end { break }
+      var entries = instances.map { pollfd(fd: $0.master, events: Int16(POLLIN), revents: 0) }
+      let timeout = CInt(max(min((end - now) / 1_000_000, 5), 1))
+      let ready = poll(&entries, nfds_t(entries.count), timeout)
+      let arrived = MonotonicClock.now()
+      if ready > 0 {
+        for watch in watches {
+          watch.read(at: arrived)
+        }
+        stopped.drain()
+      }
+      for watch in watches {
+        watch.settle(at: arrived, recording: recording)
+      }
+    }
+  }
+
   func clocks(seconds: Double) throws -> ClockRunResult {
     let tenthsClock = ClockSetup(length: "59.9", tenthsBelow: "always")
     let secondsClock = ClockSetup(length: "10:00", tenthsBelow: "never")
@@ -198,36 +222,21 @@ extension Scenarios {
     let watches = [tenths, wholeSeconds]
     let instances = [tenths.instance, wholeSeconds.instance, stopped]
 
-    /// Reads every module until `end`, closing changes as they settle.
-    func serve(until end: Int64, recording: Bool) {
-      while true {
-        let now = MonotonicClock.now()
-        if now >= end { break }
-        var entries = instances.map { pollfd(fd: $0.master, events: Int16(POLLIN), revents: 0) }
-        let timeout = CInt(max(min((end - now) / 1_000_000, 5), 1))
-        let ready = poll(&entries, nfds_t(entries.count), timeout)
-        let arrived = MonotonicClock.now()
-        if ready > 0 {
-          for watch in watches {
-            watch.read(at: arrived)
-          }
-          stopped.drain()
-        }
-        for watch in watches {
-          watch.settle(at: arrived, recording: recording)
-        }
-      }
-    }
-
     // Wait for the control sockets and the first frames.
     let readyBy = MonotonicClock.now() + 10_000_000_000
     while instances.contains(where: { access($0.controlPath, F_OK) != 0 }) {
       guard MonotonicClock.now() < readyBy else {
         throw BenchmarkError(description: "no control socket\n\(tenths.instance.log)")
       }
-      serve(until: MonotonicClock.now() + 20_000_000, recording: false)
+      Self.serve(
+        until: MonotonicClock.now() + 20_000_000, recording: false, instances: instances,
+        watches: watches,
+        stopped: stopped)
     }
-    serve(until: MonotonicClock.now() + 300_000_000, recording: false)
+    Self.serve(
+      until: MonotonicClock.now() + 300_000_000, recording: false, instances: instances,
+      watches: watches,
+      stopped: stopped)
 
     var result = ClockRunResult(seconds: seconds)
     let before = instances.map(\.counters)
@@ -235,10 +244,16 @@ extension Scenarios {
     let end = begin + Int64(seconds * 1e9)
     try tenths.start()
     // Half a tenth later, so that the two modules' changes do not come at once.
-    serve(until: MonotonicClock.now() + 50_000_000, recording: true)
+    Self.serve(
+      until: MonotonicClock.now() + 50_000_000, recording: true, instances: instances,
+      watches: watches,
+      stopped: stopped)
     try wholeSeconds.start()
     while MonotonicClock.now() < end {
-      serve(until: min(end, MonotonicClock.now() + 100_000_000), recording: true)
+      Self.serve(
+        until: min(end, MonotonicClock.now() + 100_000_000), recording: true, instances: instances,
+        watches: watches,
+        stopped: stopped)
       for watch in watches {
         if let zero = watch.zeroAt, MonotonicClock.now() - zero > 200_000_000 {
           try watch.start()
@@ -247,7 +262,7 @@ extension Scenarios {
     }
     let elapsed = Double(MonotonicClock.now() - begin) / 1e9
     let after = instances.map(\.counters)
-    func rates(_ index: Int) -> (voluntary: Double, involuntary: Double) {
+    let rates = { (index: Int) -> (voluntary: Double, involuntary: Double) in
       (
         Double(after[index].voluntarySwitches - before[index].voluntarySwitches) / elapsed,
         Double(after[index].involuntarySwitches - before[index].involuntarySwitches) / elapsed
