@@ -52,10 +52,10 @@ bin=${bin#"$PWD/"}
 for target in "${targets[@]}"; do
   library=$bin/lib${module[$target]}.a
   program=$bin/fuzz-$target
-  if [ ! -x "$program" ] || [ "$library" -nt "$program" ]; then
-    "$swift_bin/swiftc" -sanitize=fuzzer,address "$library" -o "$program" 2>&1 \
-      | { grep -v 'Cannot export local symbol' || true; }
-  fi
+  # Linked every time (a second or two), never kept from an earlier build: a state-file
+  # crash once seen after the model's types changed went away with a clean build.
+  "$swift_bin/swiftc" -sanitize=fuzzer,address "$library" -o "$program" 2>&1 \
+    | { grep -v 'Cannot export local symbol' || true; }
 done
 
 # The Swift runtime's own crash report would race libFuzzer's; libFuzzer's names the

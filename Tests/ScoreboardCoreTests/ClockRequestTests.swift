@@ -37,7 +37,9 @@ import Testing
     #expect(request.description == text)
   }
 
-  @Test(arguments: [
+  /// Lines refused, and the message each gets. Typed out: Swift 6.0 cannot infer the
+  /// type of this list in reasonable time.
+  static let refusedLines: [(line: String, message: String)] = [
     ("start game shot", "'start' takes an optional clock, as in 'start game'"),
     ("stop a b", "'stop' takes an optional clock, as in 'stop game'"),
     ("start-stop a b", "'start-stop' takes an optional clock, as in 'start-stop game'"),
@@ -86,7 +88,9 @@ import Testing
       "'reset-clock' takes an optional clock and an optional time, as in 'reset-clock shot 14'"
     ),
     ("horn main bell", "'horn' takes an optional horn, as in 'horn main'"),
-  ])
+  ]
+
+  @Test(arguments: refusedLines)
   func rejects(line: String, message: String) {
     #expect(throws: ControlSyntaxError(description: message)) {
       try ControlRequest(parsing: line)
