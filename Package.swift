@@ -65,7 +65,8 @@ let package = Package(
     // scoreboardd against a Python peer and a C floor: latency, staleness, idle cost,
     // memory, start-up and CPU per key (`make bench` runs it through Benchmarks/run.sh).
     .executableTarget(
-      name: "ScoreboardBenchmark", dependencies: ["LinuxIO", "ProtocolDecoders", "ScoreboardCore"],
+      name: "ScoreboardBenchmark",
+      dependencies: ["LinuxIO", "ProtocolDecoders", "ScoreboardCore", "TestSupport"],
       path: "Benchmarks/ScoreboardBenchmark"),
 
     // What tests share: temporary folders that always go away, seeded random numbers,

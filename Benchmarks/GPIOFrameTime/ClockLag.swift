@@ -5,6 +5,7 @@ import ScoreboardConfig
 import ScoreboardCore
 import ScoreboardDaemon
 import ScoreboardSettings
+import TestSupport
 
 /// GPIO lines in memory that note the monotonic instant of every level change: what a
 /// logic analyser on the lines would capture. Only the daemon's thread touches them
@@ -115,7 +116,8 @@ final class ClockDriver: @unchecked Sendable {
     usleep(300_000)
     let end = MonotonicClock.now() + Int64(seconds * 1e9)
     while MonotonicClock.now() < end {
-      let answers = request(["set game \(length)", "start"])
+      let client = try? ControlClient(path: folder + "/control")
+      let answers = ["set game \(length)", "start"].compactMap { client?.request($0) }
       guard answers.count == 2, answers.allSatisfy({ $0.hasPrefix("ok") }) else {
         failure = "start: \(answers)"
         return
@@ -130,54 +132,15 @@ final class ClockDriver: @unchecked Sendable {
     }
   }
 
+  /// The start instant and the time of the running clock in the state file.
   private func stateFileClock() -> (start: Int64, time: Int64)? {
-    let fd = open(folder + "/state", O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = read(fd, &buffer, buffer.count)
-    guard count > 0 else { return nil }
-    for line in String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n") {
-      let words = line.split(separator: " ")
-      if words.count == 5, words[0] == "clock", words[1] == "game", words[3] == "running",
-        let time = Int64(words[2]), let start = Int64(words[4])
-      {
-        return (start, time)
-      }
-    }
-    return nil
+    guard
+      let bytes = try? FileDescriptor.readRegularFile(folder + "/state", limit: 1 << 16),
+      let clock = try? SavedState(parsing: String(decoding: bytes, as: UTF8.self)).clocks["game"],
+      let start = clock.startedAt
+    else { return nil }
+    return (start.nanoseconds, clock.time.nanoseconds)
   }
-
-  private func request(_ requests: [String]) -> [String] {
-    let path = folder + "/control"
-    let fd = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { return [] }
-    defer { close(fd) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() {
-        raw[index] = byte
-      }
-    }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard connected == 0 else { return [] }
-    let bytes = Array(requests.map { $0 + "\n" }.joined().utf8)
-    guard write(fd, bytes, bytes.count) == bytes.count else { return [] }
-    shutdown(fd, CInt(SHUT_WR))
-    var answer: [UInt8] = []
-    while true {
-      let count = read(fd, &buffer, buffer.count)
-      guard count > 0 else { break }
-      answer += buffer[..<count]
-    }
-    return String(decoding: answer, as: UTF8.self).split(separator: "\n").map(String.init)
-  }
-  private var buffer = [UInt8](repeating: 0, count: 1024)
 }
 
 /// The in-process daemon with a TM1637 clock module and a GPIO horn on timed in-memory

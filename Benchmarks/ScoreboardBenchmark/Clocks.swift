@@ -1,5 +1,7 @@
 @preconcurrency import Glibc
 import LinuxIO
+import ScoreboardCore
+import TestSupport
 
 /// A game clock for scoreboardd to show on its S7S module (`[field game] type = clock`).
 struct ClockSetup {
@@ -118,65 +120,20 @@ final class ClockWatch {
   /// Sets the clock to its length and starts it through the control socket; reads the
   /// start instant and the time from the state file.
   func start() throws {
-    let answers = try controlRequests(
-      ["set game \(clock.length)", "start"], socket: instance.controlPath)
+    let client = try ControlClient(path: instance.controlPath)
+    let answers = ["set game \(clock.length)", "start"].compactMap { client.request($0) }
     guard answers.count == 2, answers.allSatisfy({ $0.hasPrefix("ok") }) else {
       throw BenchmarkError(description: "start: \(answers)\n\(instance.log)")
     }
-    guard let state = runningClock(try readText(instance.statePath)) else {
+    guard let clock = try? SavedState(parsing: readText(instance.statePath)).clocks["game"],
+      let start = clock.startedAt
+    else {
       throw BenchmarkError(description: "no running clock in the state file")
     }
-    period = (start: state.start, time: state.time)
+    period = (start: start.nanoseconds, time: clock.time.nanoseconds)
     zeroAt = nil
     starts += 1
   }
-}
-
-/// The time and start instant of the running clock `game` in a state file's text
-/// (`clock game NANOSECONDS running START_NS`).
-func runningClock(_ text: String) -> (time: Int64, start: Int64)? {
-  for line in text.split(separator: "\n") {
-    let words = line.split(separator: " ")
-    if words.count == 5, words[0] == "clock", words[1] == "game", words[3] == "running",
-      let time = Int64(words[2]), let start = Int64(words[4])
-    {
-      return (time, start)
-    }
-  }
-  return nil
-}
-
-/// Sends `requests` on one connection to a control socket and returns the answers.
-func controlRequests(_ requests: [String], socket path: String) throws -> [String] {
-  let fd = socket(AF_UNIX, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
-  guard fd >= 0 else { throw BenchmarkError(description: "socket") }
-  defer { close(fd) }
-  var address = sockaddr_un()
-  address.sun_family = sa_family_t(AF_UNIX)
-  withUnsafeMutableBytes(of: &address.sun_path) { raw in
-    for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() {
-      raw[index] = byte
-    }
-  }
-  let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-    }
-  }
-  guard connected == 0 else { throw BenchmarkError(description: "connect \(path)") }
-  let bytes = Array(requests.map { $0 + "\n" }.joined().utf8)
-  guard write(fd, bytes, bytes.count) == bytes.count else {
-    throw BenchmarkError(description: "write to \(path)")
-  }
-  shutdown(fd, CInt(SHUT_WR))
-  var answer: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 1024)
-  while true {
-    let count = read(fd, &buffer, buffer.count)
-    guard count > 0 else { break }
-    answer += buffer[..<count]
-  }
-  return String(decoding: answer, as: UTF8.self).split(separator: "\n").map(String.init)
 }
 
 extension Scenarios {

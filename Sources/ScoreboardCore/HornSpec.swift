@@ -49,7 +49,15 @@ public struct HornState: Hashable, Sendable {
 
   /// The next instant after `now` at which the horn starts or stops by itself.
   public func nextChange(after now: Instant, spec: HornSpec) -> Instant? {
-    [heldSince.map { $0 + spec.holdLimit }, timedFrom, timedUntil].compactMap { $0 }
-      .filter { $0 > now }.min()
+    var next: Instant?
+    func consider(_ candidate: Instant?) {
+      if let candidate, candidate > now, next.map({ candidate < $0 }) ?? true {
+        next = candidate
+      }
+    }
+    consider(heldSince.map { $0 + spec.holdLimit })
+    consider(timedFrom)
+    consider(timedUntil)
+    return next
   }
 }

@@ -15,22 +15,6 @@ public enum Renderer {
     var colons: [Int]?
     let fields = board.spec.fields
     for index in fields.indices where fields[index].display == display.name {
-      if fields[index].clockFormat != nil {
-        let field = fields[index]
-        let shown = fieldRendering(of: board, field: index, at: now)
-        for (offset, cell) in shown.cells.enumerated()
-        where cells.indices.contains(field.position + offset) {
-          cells[field.position + offset] = cell
-        }
-        colons = colons ?? []
-        if let colon = shown.colon, field.position + colon < display.cellCount {
-          colons!.append(field.position + colon)
-        }
-        if withTexts {
-          texts[field.name] = text(for: shown.cells, colon: shown.colon)
-        }
-        continue
-      }
       // The common case, a number showing its value, is drawn in place.
       if !withTexts, case .number(let format) = fields[index].kind,
         showsValue(of: board, field: index, at: now)
@@ -41,15 +25,21 @@ public enum Renderer {
         continue
       }
       let field = fields[index]
-      let shown = fieldCells(of: board, field: index, at: now)
-      for (offset, cell) in shown.enumerated() {
+      let shown = fieldRendering(of: board, field: index, at: now)
+      for (offset, cell) in shown.cells.enumerated() {
         let position = field.position + offset
         if cells.indices.contains(position) {
           cells[position] = cell
         }
       }
+      if field.clockFormat != nil {
+        colons = colons ?? []
+        if let colon = shown.colon, field.position + colon < display.cellCount {
+          colons!.append(field.position + colon)
+        }
+      }
       if withTexts {
-        texts[field.name] = fieldText(of: board, field: index, cells: shown)
+        texts[field.name] = fieldText(of: board, field: index, shown: shown)
       }
     }
     return Frame(
@@ -70,18 +60,21 @@ public enum Renderer {
     return text
   }
 
-  /// The text a field's cells stand for: what the font reads, except that a list value
-  /// shown whole reads as written (`OT`, not `0t`).
-  static func fieldText(of board: Scoreboard, field index: Int, cells: [Segments]) -> String {
+  /// The text a field's cells stand for: what the font reads (a clock's colon as `:`),
+  /// except that a list value shown whole reads as written (`OT`, not `0t`).
+  static func fieldText(
+    of board: Scoreboard, field index: Int, shown: (cells: [Segments], colon: Int?)
+  ) -> String {
     let field = board.spec.fields[index]
+    let cells = shown.cells
     if case .list = field.kind {
-      let shown = board.session?.field == index ? board.session!.pendingValue : board.values[index]
-      if cells == valueCells(field, value: shown) {
-        let text = field.text(of: shown)
-        return String(repeating: " ", count: max(field.width - text.count, 0)) + text
+      let value = board.session?.field == index ? board.session!.pendingValue : board.values[index]
+      if cells == valueCells(field, value: value) {
+        let written = field.text(of: value)
+        return String(repeating: " ", count: max(field.width - written.count, 0)) + written
       }
     }
-    return SegmentFont.text(for: cells)
+    return text(for: cells, colon: shown.colon)
   }
 
   /// Whether a field shows its committed value at `now`: it is not being edited, not

@@ -284,7 +284,9 @@ extension Scoreboard {
 
   /// The clock field `name` names; the main clock when nil.
   func clockIndex(_ name: String?) throws(ScoreboardError) -> Int {
-    let clocks = spec.fields.filter { $0.clockFormat != nil }.map(\.name)
+    // The clocks' names are listed only for the error: start and stop keys are on the
+    // path to the wire.
+    var clocks: [String] { spec.fields.filter { $0.clockFormat != nil }.map(\.name) }
     guard let name else {
       guard let main = spec.mainClock else { throw ScoreboardError.notAClock(nil, clocks: clocks) }
       return main
@@ -297,9 +299,10 @@ extension Scoreboard {
 
   /// The horn `name` names; the first when nil.
   func hornIndex(_ name: String?) throws(ScoreboardError) -> Int {
-    let names = spec.horns.map(\.name)
-    guard let index = name.map({ name in names.firstIndex(of: name) }) ?? names.indices.first
-    else { throw ScoreboardError.unknownHorn(name, known: names) }
+    let horns = spec.horns
+    guard
+      let index = name.map({ name in horns.firstIndex { $0.name == name } }) ?? horns.indices.first
+    else { throw ScoreboardError.unknownHorn(name, known: horns.map(\.name)) }
     return index
   }
 

@@ -92,9 +92,9 @@ public final class Daemon {
       self.handleSignals()
     }
     var now = Self.now()
-    // Clocks that ran out while scoreboardd was not running stop where they ran out.
+    // The first frames; clocks that ran out while scoreboardd was not running stop where
+    // they ran out.
     _ = carryOut(.deadline)
-    devices.show(logic.board, at: now)
     _ = devices.onlineChanges()
     let status = statusLine()
     logger.info("started: " + status)

@@ -1,14 +1,14 @@
 @preconcurrency import Glibc
-import TestSupport
 
-/// A test's connection to the daemon's control socket: one request line, one answer line.
-final class ControlClient {
+/// A connection of a test or a benchmark to the daemon's control socket: one request
+/// line, one answer line.
+public final class ControlClient {
   private let socket: CInt
   private var buffer: [UInt8] = []
 
   /// Connects to `path`, trying again for up to `timeout` seconds until the daemon,
   /// which may still be starting, takes the connection.
-  init(path: String, timeout: Double = 10) throws {
+  public init(path: String, timeout: Double = 10) throws {
     var socket: CInt = -1
     var error: CInt = 0
     // No event tells when the socket starts listening; the connection is the condition.
@@ -18,7 +18,7 @@ final class ControlClient {
       return socket >= 0
     }
     guard connected else {
-      throw SpawnError(message: "cannot connect to \(path): errno \(error)")
+      throw ConnectionError(description: "cannot connect to \(path): errno \(error)")
     }
     self.socket = socket
   }
@@ -54,28 +54,28 @@ final class ControlClient {
 
   /// Sends one request and returns the answer line, or nil when the connection ended or
   /// no answer came within `timeout` seconds.
-  func request(_ line: String, timeout: Double = 10) -> String? {
+  public func request(_ line: String, timeout: Double = 10) -> String? {
     guard send(line) else { return nil }
     return readLine(timeout: timeout)
   }
 
   /// Sends one request line without waiting for its answer.
   @discardableResult
-  func send(_ line: String) -> Bool {
+  public func send(_ line: String) -> Bool {
     let bytes = Array((line + "\n").utf8)
     return Glibc.send(socket, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count
   }
 
   /// The next line the daemon sends.
-  func readLine(timeout: Double = 10) -> String? {
-    let deadline = Self.now() + timeout
+  public func readLine(timeout: Double = 10) -> String? {
+    let deadline = secondsNow() + timeout
     while true {
       if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
         let line = String(decoding: buffer[..<newline], as: UTF8.self)
         buffer.removeSubrange(...newline)
         return line
       }
-      let remaining = deadline - Self.now()
+      let remaining = deadline - secondsNow()
       guard remaining > 0 else { return nil }
       var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
       guard poll(&entry, 1, CInt(remaining * 1000) + 1) > 0 else { return nil }
@@ -85,10 +85,9 @@ final class ControlClient {
       buffer += chunk[..<count]
     }
   }
+}
 
-  private static func now() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-  }
+/// Why a control connection could not be made.
+public struct ConnectionError: Error, CustomStringConvertible {
+  public var description: String
 }
