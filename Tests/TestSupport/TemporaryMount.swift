@@ -34,10 +34,20 @@ public final class TemporaryMount {
   }
 
   /// Makes the file system read-only (`mount -o remount,ro`), or writable again.
+  ///
+  /// The kernel refuses to make it read-only (EBUSY) while a file on it is open for
+  /// writing: a daemon saving its state at that moment (it answers on its socket before
+  /// its first save is done). That lasts milliseconds, so the remount is tried again for
+  /// up to 2 s.
   public func setReadOnly(_ readOnly: Bool) throws {
     let flags = UInt(MS_REMOUNT) | (readOnly ? UInt(MS_RDONLY) : 0)
-    guard mount("tmpfs", path, "tmpfs", flags, nil) == 0 else {
-      throw TestSupportError("remount \(path) failed: errno \(errno)")
+    var error: CInt = 0
+    _ = waitUntil(timeout: 2) {
+      error = mount("tmpfs", path, "tmpfs", flags, nil) == 0 ? 0 : errno
+      return error != EBUSY
+    }
+    guard error == 0 else {
+      throw TestSupportError("remount \(path) failed: errno \(error)")
     }
   }
 
