@@ -57,6 +57,10 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
   /// The operation is not supported, such as kernel debounce with libgpiod v1. The
   /// corresponding C constant is `ENOTSUP` (`EOPNOTSUPP` on Linux).
   public static let notSupported = Errno(rawValue: ENOTSUP)
+  /// No such device or address: on an I²C bus, a chip that does not answer.
+  public static let noSuchDeviceOrAddress = Errno(rawValue: ENXIO)
+  /// Remote I/O error: on an I²C bus, a chip that does not acknowledge.
+  public static let remoteIO = Errno(rawValue: EREMOTEIO)
 
   /// The symbolic names of the errors a daemon commonly meets.
   private static let names: [CInt: String] = [
@@ -72,7 +76,7 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     ECONNABORTED: "ECONNABORTED", ECONNRESET: "ECONNRESET", ENOBUFS: "ENOBUFS",
     EISCONN: "EISCONN", ENOTCONN: "ENOTCONN", ETIMEDOUT: "ETIMEDOUT",
     ECONNREFUSED: "ECONNREFUSED", EHOSTUNREACH: "EHOSTUNREACH", EALREADY: "EALREADY",
-    EINPROGRESS: "EINPROGRESS", ECANCELED: "ECANCELED",
+    EINPROGRESS: "EINPROGRESS", ECANCELED: "ECANCELED", EREMOTEIO: "EREMOTEIO",
   ]
 
   /// The symbolic name (`ENOENT`), or nil for an error outside the common set.

@@ -206,6 +206,36 @@ enum SystemCall {
     call("ioctl EVIOCSCLOCKID", descriptor: descriptor) { sbl_evdev_set_clock(descriptor, clock) }
   }
 
+  // MARK: - I2C
+
+  static func i2cSetAddress(_ descriptor: CInt, _ address: CInt) -> CInt {
+    call("ioctl I2C_SLAVE", descriptor: descriptor) { sbl_i2c_set_address(descriptor, address) }
+  }
+
+  static func i2cFunctionality(_ descriptor: CInt, _ functionality: inout UInt) -> CInt {
+    call("ioctl I2C_FUNCS", descriptor: descriptor) {
+      sbl_i2c_functionality(descriptor, &functionality)
+    }
+  }
+
+  static func i2cSendByte(_ descriptor: CInt, _ value: UInt8) -> CInt {
+    call("ioctl I2C_SMBUS", descriptor: descriptor) { sbl_i2c_send_byte(descriptor, value) }
+  }
+
+  static func i2cWriteBlock(
+    _ descriptor: CInt, _ command: UInt8, _ bytes: UnsafePointer<UInt8>?, _ count: CInt
+  ) -> CInt {
+    call("ioctl I2C_SMBUS", descriptor: descriptor) {
+      sbl_i2c_write_block(descriptor, command, bytes, count)
+    }
+  }
+
+  static func i2cReadByteData(_ descriptor: CInt, _ command: UInt8, _ value: inout UInt8) -> CInt {
+    call("ioctl I2C_SMBUS", descriptor: descriptor) {
+      sbl_i2c_read_byte_data(descriptor, command, &value)
+    }
+  }
+
   // MARK: - Waiting
 
   static func poll(_ entries: UnsafeMutablePointer<pollfd>?, _ count: Int, _ timeout: CInt)

@@ -47,6 +47,7 @@ struct ConfigurationParser {
       read(section) { reader in DisplaySectionParser.parse(name: name, reader: &reader) }
     }
     reportSharedPorts(of: parsedDisplays)
+    reportSharedBackpacks(of: parsedDisplays)
     let displays = parsedDisplays.map(\.configuration)
 
     let fieldSections = sections(of: .field)
@@ -56,7 +57,24 @@ struct ConfigurationParser {
     let fields = fieldSections.compactMap { name, section in
       read(section) { reader in fieldParser.parse(name: name, reader: &reader) }
     }
-    reportOverlaps(of: fields)
+    let labelSections = sections(of: .label)
+    let labelParser = LabelSectionParser(
+      displays: Dictionary(uniqueKeysWithValues: displays.map { ($0.name, $0) }),
+      displayNames: displaySections.map(\.name))
+    let labels = labelSections.compactMap { name, section in
+      read(section) { reader in labelParser.parse(name: name, reader: &reader) }
+    }
+    reportOverlaps(
+      of: fields.map {
+        CellUser(
+          kind: "field", name: $0.spec.name, display: $0.spec.display, cells: $0.spec.cells,
+          section: $0.section, positionLine: $0.positionLine)
+      }
+        + labels.map {
+          CellUser(
+            kind: "label", name: $0.spec.name, display: $0.spec.display, cells: $0.cells,
+            section: $0.section, positionLine: $0.positionLine)
+        })
     reportTemplateFields(
       of: parsedDisplays, fields: fields.map(\.spec), fieldNames: fieldSections.map(\.name))
 
@@ -117,8 +135,11 @@ struct ConfigurationParser {
       throw ConfigurationError(diagnostics: ordered.map(\.element))
     }
     scoreboard.fields = fields.map(\.spec)
-    scoreboard.displays = displays.map { DisplayLayout(name: $0.name, cellCount: $0.cellCount) }
+    scoreboard.displays = displays.map {
+      DisplayLayout(name: $0.name, cellCount: $0.cellCount, isAlphanumeric: $0.isAlphanumeric)
+    }
     scoreboard.horns = parsedHorns.map(\.configuration.spec)
+    scoreboard.labels = labels.map(\.spec)
     return Configuration(
       path: path, scoreboard: scoreboard, service: service, displays: displays,
       keypads: keypads, keymaps: Dictionary(uniqueKeysWithValues: keymaps.map { ($0.name, $0) }),
@@ -191,23 +212,38 @@ struct ConfigurationParser {
     return result
   }
 
-  /// Reports each field that takes a cell an earlier field on its display takes: once for
-  /// each field that first took one of those cells, in file order.
-  private mutating func reportOverlaps(of fields: [FieldSectionParser.Field]) {
-    // The index of the field that first took each cell, by display.
+  /// A field or label, as the check for shared cells sees it.
+  private struct CellUser {
+    /// `field` or `label`.
+    var kind: String
+    var name: String
+    var display: String
+    var cells: Range<Int>
+    var section: String
+    var positionLine: Int
+
+    /// `cells 1 to 2`.
+    var cellText: String {
+      Listing.cells((cells.lowerBound + 1)...cells.upperBound)
+    }
+  }
+
+  /// Reports each field or label that takes a cell an earlier one on its display takes:
+  /// once for each that first took one of those cells, in file order (fields first).
+  private mutating func reportOverlaps(of users: [CellUser]) {
+    // The index of the user that first took each cell, by display.
     var owners: [String: [Int: Int]] = [:]
-    for (index, field) in fields.enumerated() {
-      let cells = field.spec.cells
-      let earlierOwners = Set(cells.compactMap { owners[field.spec.display]?[$0] })
-      for cell in cells where owners[field.spec.display]?[cell] == nil {
-        owners[field.spec.display, default: [:]][cell] = index
+    for (index, user) in users.enumerated() {
+      let earlierOwners = Set(user.cells.compactMap { owners[user.display]?[$0] })
+      for cell in user.cells where owners[user.display]?[cell] == nil {
+        owners[user.display, default: [:]][cell] = index
       }
-      for earlier in earlierOwners.sorted().map({ fields[$0] }) {
+      for earlier in earlierOwners.sorted().map({ users[$0] }) {
         report(
-          "overlaps field '\(earlier.spec.name)' on display '\(field.spec.display)': "
-            + "this field takes \(Self.cellText(field.spec)), "
-            + "'\(earlier.spec.name)' takes \(Self.cellText(earlier.spec))",
-          line: field.positionLine, sectionTitle: field.section, key: "position")
+          "overlaps \(earlier.kind) '\(earlier.name)' on display '\(user.display)': "
+            + "this \(user.kind) takes \(user.cellText), "
+            + "'\(earlier.name)' takes \(earlier.cellText)",
+          line: user.positionLine, sectionTitle: user.section, key: "position")
       }
     }
   }
@@ -226,6 +262,27 @@ struct ConfigurationParser {
             line: display.portLine, sectionTitle: display.section, key: "port")
         } else {
           users[port] = display
+        }
+      }
+    }
+  }
+
+  /// Reports each I²C address on a bus that an earlier display uses too. (A display that
+  /// lists an address twice is reported when its section is read.)
+  private mutating func reportSharedBackpacks(of displays: [DisplaySectionParser.Display]) {
+    var users: [String: DisplaySectionParser.Display] = [:]
+    for display in displays {
+      guard case .ht16k33(let options) = display.configuration.driver else { continue }
+      for address in options.addresses {
+        let hex = "0x" + String(address, radix: 16)
+        let key = "\(options.bus) \(hex)"
+        if let earlier = users[key] {
+          report(
+            "\(hex) on \(options.bus) is also an address of [\(earlier.section)] "
+              + "(line \(earlier.addressLine)); a backpack belongs to one display",
+            line: display.addressLine, sectionTitle: display.section, key: "address")
+        } else {
+          users[key] = display
         }
       }
     }
@@ -336,10 +393,6 @@ struct ConfigurationParser {
           message, line: display.templateLine, sectionTitle: display.section, key: "template")
       }
     }
-  }
-
-  private static func cellText(_ field: FieldSpec) -> String {
-    Listing.cells((field.cells.lowerBound + 1)...field.cells.upperBound)
   }
 
   private mutating func report(_ message: String, line: Int, section: IniSection) {

@@ -30,3 +30,10 @@ public struct DisplayConfiguration: Hashable, Sendable {
     self.onStop = onStop
   }
 }
+
+extension DisplayConfiguration {
+  /// Whether the display's cells have fourteen segments and show letters.
+  public var isAlphanumeric: Bool {
+    if case .ht16k33(let options) = driver { options.backpack == .alphanumeric } else { false }
+  }
+}

@@ -35,5 +35,10 @@ extension DisplayDriver {
     ) { reader in
       ShiftRegisterDisplayOptions.parse(&reader).map(DisplayDriver.shiftRegister)
     },
+    DriverParser(
+      name: "ht16k33", keys: HT16K33DisplayOptions.keys, requiredKeys: ["bus", "address"]
+    ) { reader in
+      HT16K33DisplayOptions.parse(&reader).map(DisplayDriver.ht16k33)
+    },
   ]
 }

@@ -16,4 +16,6 @@ public enum DisplayDriver: Hashable, Sendable {
   /// A chain of shift registers, one per cell, on GPIO lines
   /// (`driver = shift-register`).
   case shiftRegister(ShiftRegisterDisplayOptions)
+  /// Adafruit HT16K33 backpacks on an I²C bus (`driver = ht16k33`).
+  case ht16k33(HT16K33DisplayOptions)
 }

@@ -1,3 +1,5 @@
+import ScoreboardSettings
+
 /// Reads a `[display NAME]` section: its driver, its number of cells, what it shows once
 /// scoreboardd stops, the driver's keys.
 enum DisplaySectionParser {
@@ -11,6 +13,8 @@ enum DisplaySectionParser {
     var portLine: Int
     /// The line of `template`, or of the section header when the driver has no template.
     var templateLine: Int
+    /// The line of `address`, or of the section header when the driver has no address.
+    var addressLine: Int
     /// The GPIO lines the display uses, with their keys.
     var gpioLines: [GPIOLineUse]
   }
@@ -36,6 +40,7 @@ enum DisplaySectionParser {
     return Display(
       configuration: configuration, section: reader.section.title,
       portLine: reader.line(of: "port"), templateLine: reader.line(of: "template"),
+      addressLine: reader.line(of: "address"),
       gpioLines: reader.gpioLineUses)
   }
 
@@ -44,6 +49,9 @@ enum DisplaySectionParser {
   private static func cellCount(of driver: DisplayDriver, given: Int?, reader: inout SectionReader)
     -> Int?
   {
+    if case .ht16k33(let options) = driver {
+      return backpackCellCount(of: options, given: given, reader: &reader)
+    }
     guard case .s7s(let options) = driver else { return given }
     let ports = options.ports.count
     let count = ports * S7SDisplayOptions.digitsPerModule
@@ -59,5 +67,24 @@ enum DisplaySectionParser {
       return nil
     }
     return count
+  }
+
+  /// The display's cells on HT16K33 backpacks: `digits`, at most 4 per backpack and more
+  /// than the backpacks but one have, or else all of theirs.
+  private static func backpackCellCount(
+    of options: HT16K33DisplayOptions, given: Int?, reader: inout SectionReader
+  ) -> Int? {
+    let capacity = options.digitCapacity
+    guard let given else { return capacity }
+    let perBackpack = HT16K33Backpack.digitsPerBackpack
+    let backpacks = options.addresses.count
+    guard given > capacity - perBackpack, given <= capacity else {
+      reader.report(
+        "\(Listing.count(backpacks, "backpack")) of \(perBackpack) digits "
+          + "\(backpacks == 1 ? "has" : "have") \(capacity) digits: expected digits from "
+          + "\(capacity - perBackpack + 1) to \(capacity), found \(given)", key: "digits")
+      return nil
+    }
+    return given
   }
 }

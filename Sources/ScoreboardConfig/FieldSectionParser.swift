@@ -61,7 +61,7 @@ struct FieldSectionParser {
     reader.reportUnknownKeys(known: Self.keys)
     reader.require("position")
     let label = reader.text("label", expected: "a label") ?? name.uppercased()
-    let display = displayName(reader: &reader)
+    let display = reader.displayName(among: displayNames, known: knownDisplayNames)
     let position = reader.integer("position", in: 1...DisplaySectionParser.maximumCellCount)
     let digits = reader.integer("digits", in: 1...NumberFormat.maximumDigits)
     let type = reader.choice(
@@ -88,7 +88,9 @@ struct FieldSectionParser {
       content =
         reader.entry("values") == nil
         ? numberContent(digits: digits, reader: &reader)
-        : listContent(digits: digits, reader: &reader)
+        : listContent(
+          digits: digits, alphanumeric: display.flatMap { displays[$0]?.isAlphanumeric } ?? false,
+          reader: &reader)
     }
     guard !reader.hasErrors, let display, let position, let content else { return nil }
     let spec = FieldSpec(
@@ -104,25 +106,6 @@ struct FieldSectionParser {
     return Field(
       spec: spec, section: reader.section.title, positionLine: reader.line(of: "position"),
       followsLine: reader.line(of: "follows"))
-  }
-
-  /// The display the field is on: the one named, or the only one there is.
-  private func displayName(reader: inout SectionReader) -> String? {
-    if let name = reader.text("display", expected: "the name of a [display NAME] section") {
-      guard knownDisplayNames.contains(name) else {
-        reader.report(
-          reader.suggestions.unknownNameMessage(kind: .display, name: name, known: displayNames),
-          key: "display")
-        return nil
-      }
-      return name
-    }
-    if displayNames.count > 1 {
-      reader.report(
-        "missing required key 'display'; there is more than one display: "
-          + Listing.joined(displayNames, conjunction: "and"))
-    }
-    return displayNames.count == 1 ? displayNames[0] : nil
   }
 
   /// A number field's format and width, from `digits` and the number keys.
@@ -239,8 +222,11 @@ struct FieldSectionParser {
       time, tenths: time.nanoseconds % 1_000_000_000 != 0, minutes: role == .game)
   }
 
-  /// A list field's values and width: `digits`, or else the widest value's.
-  private func listContent(digits: Int?, reader: inout SectionReader) -> Content? {
+  /// A list field's values and width: `digits`, or else the widest value's. On a display
+  /// whose cells show letters, the values are checked against its font.
+  private func listContent(digits: Int?, alphanumeric: Bool, reader: inout SectionReader)
+    -> Content?
+  {
     for key in Self.numberKeys where reader.entry(key) != nil {
       reader.report("applies only to number fields, not to a field with 'values'", key: key)
     }
@@ -255,7 +241,10 @@ struct FieldSectionParser {
         continue
       }
       do throws(UnshowableText) {
-        widths.append(try SegmentFont.cells(for: value).count)
+        widths.append(
+          alphanumeric
+            ? try AlphanumericFont.cells(for: value).count
+            : try SegmentFont.cells(for: value).count)
         values.append(value)
       } catch {
         reader.report(error.description, key: "values")

@@ -6,6 +6,7 @@ enum SectionKind: String, CaseIterable {
   case keypad
   case keymap
   case horn
+  case label
 
   /// Whether sections of this kind carry a name (`[field home]`); only `[scoreboard]` does not.
   var isNamed: Bool {
@@ -20,6 +21,7 @@ enum SectionKind: String, CaseIterable {
     case .display: "[display main]"
     case .keypad, .keymap: "[\(rawValue) numpad]"
     case .horn: "[horn main]"
+    case .label: "[label home-name]"
     }
   }
 }

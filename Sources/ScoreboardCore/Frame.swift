@@ -17,16 +17,21 @@ public struct Frame: Hashable, Sendable {
   /// has its decimal point lit, for displays that have no colon: a display with a colon
   /// there shows the colon instead of that point.
   public var colons: [Int]?
+  /// The character each cell shows, for displays whose cells show letters (fourteen
+  /// segments); nil for the others. A cell's decimal point is in `cells`. The characters
+  /// are those of `AlphanumericFont`; a dark cell is a space.
+  public var characters: [Character]?
 
   public init(
     cells: [Segments], brightness: Int, isBlank: Bool = false, fieldTexts: [String: String] = [:],
-    colons: [Int]? = nil
+    colons: [Int]? = nil, characters: [Character]? = nil
   ) {
     self.cells = cells
     self.brightness = brightness
     self.isBlank = isBlank
     self.fieldTexts = fieldTexts
     self.colons = colons
+    self.characters = characters
   }
 
   /// A dark frame of `cellCount` cells.
@@ -43,11 +48,23 @@ public struct Frame: Hashable, Sendable {
     frame.colons = colons.map { colons in
       colons.filter { cells.contains($0) }.map { $0 - cells.lowerBound }
     }
+    frame.characters = characters.map { characters in
+      cells.map { characters.indices.contains($0) ? characters[$0] : " " }
+    }
     return frame
   }
 
-  /// The cells as text, as the font reads them (`12 7`).
+  /// The cells as text, as the font reads them (`12 7`), or their characters where the
+  /// frame has them (`HOME`).
   public var text: String {
-    SegmentFont.text(for: cells)
+    guard let characters else { return SegmentFont.text(for: cells) }
+    var text = ""
+    for (character, cell) in zip(characters, cells) {
+      text.append(character)
+      if cell.contains(.dp) {
+        text.append(".")
+      }
+    }
+    return text
   }
 }

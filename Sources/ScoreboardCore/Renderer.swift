@@ -42,9 +42,72 @@ public enum Renderer {
         texts[field.name] = fieldText(of: board, field: index, shown: shown)
       }
     }
+    var characters = display.isAlphanumeric ? cells.map(readCharacter) : nil
+    for label in board.spec.labels where label.display == display.name {
+      for (offset, glyph) in labelGlyphs(label.text).enumerated() {
+        let position = label.position + offset
+        guard cells.indices.contains(position) else { continue }
+        cells[position] = glyph.point ? glyph.segments.union(.dp) : glyph.segments
+        characters?[position] = glyph.character
+      }
+    }
+    if display.isAlphanumeric {
+      for index in fields.indices where fields[index].display == display.name {
+        guard case .list = fields[index].kind else { continue }
+        let field = fields[index]
+        let written = shownListValue(of: board, field: index, at: now).map(field.text) ?? ""
+        let shown = Array(written.suffix(field.width))
+        for offset in 0..<field.width where cells.indices.contains(field.position + offset) {
+          let fromEnd = field.width - offset
+          characters?[field.position + offset] =
+            fromEnd <= shown.count ? shown[shown.count - fromEnd] : " "
+        }
+      }
+    }
     return Frame(
       cells: cells, brightness: board.brightness, isBlank: board.isBlanked, fieldTexts: texts,
-      colons: colons?.sorted())
+      colons: colons?.sorted(), characters: characters)
+  }
+
+  /// The character a seven-segment pattern stands for on a cell that shows letters: what
+  /// the seven-segment font reads (a digit, `-`, `_`), a space for a dark or unknown one.
+  private static func readCharacter(_ cell: Segments) -> Character {
+    SegmentFont.character(for: cell) ?? " "
+  }
+
+  /// The cells of a label's text: each character, its seven-segment shape (blank for a
+  /// letter only fourteen segments have), and whether a `.` after it lights its point.
+  static func labelGlyphs(_ text: String) -> [(
+    character: Character, segments: Segments, point: Bool
+  )] {
+    var glyphs: [(character: Character, segments: Segments, point: Bool)] = []
+    for character in text {
+      if character == ".", let last = glyphs.indices.last, !glyphs[last].point {
+        glyphs[last].point = true
+      } else if character == "." {
+        glyphs.append((" ", .blank, true))
+      } else {
+        glyphs.append((character, SegmentFont.segments(for: character) ?? .blank, false))
+      }
+    }
+    return glyphs
+  }
+
+  /// The value a list field shows at `now`: the one being chosen while it is edited, the
+  /// committed one otherwise; nil while it is dark (a refusal flash, the cursor's dark
+  /// phase, an armed reset's).
+  static func shownListValue(of board: Scoreboard, field index: Int, at now: Instant) -> Int? {
+    if let refusal = board.refusal, refusal.field == index, now < refusal.until {
+      return nil
+    }
+    if let session = board.session, session.field == index {
+      let lit = board.blinkIsLit(at: now, anchor: session.lastActivity)
+      return board.spec.cursor == .blink && !lit ? nil : session.pendingValue
+    }
+    if let armed = board.resetArmedAt, !board.blinkIsLit(at: now, anchor: armed) {
+      return nil
+    }
+    return board.values[index]
   }
 
   /// The text cells stand for, as the font reads them, with a `:` for the decimal point

@@ -29,12 +29,15 @@ public struct ScoreboardSpec: Hashable, Sendable {
   public var undoDepth: Int
   /// The horns and buzzers the model sounds.
   public var horns: [HornSpec]
+  /// Fixed texts shown on displays (`HOME`).
+  public var labels: [LabelSpec]
 
   public init(
     fields: [FieldSpec], displays: [DisplayLayout], cursor: CursorStyle = .blink,
     blinkInterval: Duration = .milliseconds(500), editTimeout: Duration? = .seconds(15),
     resetWindow: Duration = .seconds(2), refusalFlash: Duration = .milliseconds(300),
-    brightness: Int = 8, undoDepth: Int = 32, horns: [HornSpec] = []
+    brightness: Int = 8, undoDepth: Int = 32, horns: [HornSpec] = [],
+    labels: [LabelSpec] = []
   ) {
     self.fields = fields
     self.displays = displays
@@ -46,6 +49,7 @@ public struct ScoreboardSpec: Hashable, Sendable {
     self.brightness = brightness
     self.undoDepth = undoDepth
     self.horns = horns
+    self.labels = labels
   }
 
   /// The field named `name`.
@@ -70,11 +74,15 @@ public struct ScoreboardSpec: Hashable, Sendable {
 /// A display as the model sees it: a name and a row of cells.
 public struct DisplayLayout: Hashable, Sendable {
   public var name: String
-  /// The number of seven-segment cells.
+  /// The number of cells.
   public var cellCount: Int
+  /// The cells have fourteen segments and show letters: frames carry the character of
+  /// each cell (`Frame.characters`).
+  public var isAlphanumeric: Bool
 
-  public init(name: String, cellCount: Int) {
+  public init(name: String, cellCount: Int, isAlphanumeric: Bool = false) {
     self.name = name
     self.cellCount = cellCount
+    self.isAlphanumeric = isAlphanumeric
   }
 }

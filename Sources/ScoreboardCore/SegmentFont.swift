@@ -103,17 +103,22 @@ public enum SegmentFont {
   }
 }
 
-/// Text that a seven-segment display cannot show.
+/// Text that a seven-segment (or fourteen-segment) display cannot show.
 public struct UnshowableText: Error, Equatable, CustomStringConvertible {
   public var text: String
   public var character: Character
+  /// The segments of the cells it was meant for: 7, or 14 for alphanumeric cells.
+  public var segmentCount: Int
 
-  public init(text: String, character: Character) {
+  public init(text: String, character: Character, segmentCount: Int = 7) {
     self.text = text
     self.character = character
+    self.segmentCount = segmentCount
   }
 
   public var description: String {
-    "\"\(text)\" cannot be shown on seven segments: '\(character)' has no legible shape"
+    let segments = segmentCount == 14 ? "fourteen" : "seven"
+    return
+      "\"\(text)\" cannot be shown on \(segments) segments: '\(character)' has no legible shape"
   }
 }

@@ -43,7 +43,8 @@ public final class Daemon {
   ///   whatever was opened is closed again.
   public init(
     configuration: Configuration, overrides: ServiceOverrides = ServiceOverrides(),
-    gpio: any GPIOBackend, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()
+    gpio: any GPIOBackend, i2c: any I2CBackend = KernelI2CBackend(), logger: Logger,
+    notifier: SystemdNotifier = SystemdNotifier()
   ) throws(DaemonError) {
     self.configuration = overrides.applied(to: configuration)
     self.overrides = overrides
@@ -66,7 +67,8 @@ public final class Daemon {
     let now = Self.now()
     restoreState(at: now)
     do {
-      devices = try Devices(configuration, gpio: gpio, logger: logger, loop: loop, at: now)
+      devices = try Devices(
+        configuration, gpio: gpio, i2c: i2c, logger: logger, loop: loop, at: now)
     } catch {
       control?.close()
       throw error

@@ -32,7 +32,9 @@ final class Devices {
     }
 
     var layout: DisplayLayout {
-      DisplayLayout(name: configuration.name, cellCount: configuration.cellCount)
+      DisplayLayout(
+        name: configuration.name, cellCount: configuration.cellCount,
+        isAlphanumeric: configuration.isAlphanumeric)
     }
 
     /// Whether the driver shows the fields as text (a serial text display's template).
@@ -68,6 +70,7 @@ final class Devices {
 
   private var configuration: Configuration
   private let gpio: any GPIOBackend
+  private let i2c: any I2CBackend
   private let logger: Logger
   private let loop: PollLoop
   private var outputs: [Output] = []
@@ -92,11 +95,12 @@ final class Devices {
   /// - Throws: `DaemonError` when a required keypad cannot be opened; whatever was
   ///   opened is closed again.
   init(
-    _ configuration: Configuration, gpio: any GPIOBackend, logger: Logger, loop: PollLoop,
-    at now: Instant
+    _ configuration: Configuration, gpio: any GPIOBackend,
+    i2c: any I2CBackend = KernelI2CBackend(), logger: Logger, loop: PollLoop, at now: Instant
   ) throws(DaemonError) {
     self.configuration = configuration
     self.gpio = gpio
+    self.i2c = i2c
     self.logger = logger
     self.loop = loop
     outputs = configuration.displays.flatMap { openDisplay($0, at: now) }
@@ -374,7 +378,7 @@ final class Devices {
     }
     let terminalIndex = terminals.firstIndex { $0.name == display.name } ?? 0
     return DriverFactory.displays(
-      display, spec: configuration.scoreboard, gpio: gpio, logger: logger,
+      display, spec: configuration.scoreboard, gpio: gpio, i2c: i2c, logger: logger,
       terminalIndex: terminalIndex, at: now
     ).map { cells, driver in
       Output(configuration: display, cells: cells, display: driver)

@@ -9,8 +9,8 @@ enum DriverFactory {
   /// The drivers of one display, each with the cells of the display it shows (several
   /// S7S modules make one display).
   static func displays(
-    _ display: DisplayConfiguration, spec: ScoreboardSpec, gpio: any GPIOBackend, logger: Logger,
-    terminalIndex: Int = 0, at now: Instant
+    _ display: DisplayConfiguration, spec: ScoreboardSpec, gpio: any GPIOBackend,
+    i2c: any I2CBackend, logger: Logger, terminalIndex: Int = 0, at now: Instant
   ) -> [(cells: Range<Int>, driver: any SegmentDisplay)] {
     let whole = 0..<display.cellCount
     func gpioDisplay(_ lines: [GPIOLine], _ encoder: any GPIOProtocol) -> any SegmentDisplay {
@@ -67,6 +67,15 @@ enum DriverFactory {
       let lines =
         [options.data, options.clock, options.latch] + (options.outputEnable.map { [$0] } ?? [])
       return [(whole, gpioDisplay(lines, encoder))]
+    case .ht16k33(let options):
+      let width = HT16K33Backpack.digitsPerBackpack
+      return options.addresses.enumerated().map { index, address in
+        let driver = HT16K33Display(
+          name: display.name, bus: options.bus, address: address, backpack: options.backpack,
+          colon: options.colon, reinitializeInterval: options.reinitializeInterval,
+          backend: i2c, logger: logger)
+        return ((index * width)..<(index * width + width), driver)
+      }
     }
   }
 

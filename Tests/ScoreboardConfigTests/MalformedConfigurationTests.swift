@@ -49,11 +49,11 @@ import Testing
       "demo.conf:7: [field home]: expected a key before '=', found nothing"),
     .afterBase(
       "unknown section kind", "[feild away]\n",
-      "demo.conf:7: [feild away]: unknown section kind 'feild'; expected scoreboard, field, display, keypad, keymap or horn"
+      "demo.conf:7: [feild away]: unknown section kind 'feild'; expected scoreboard, field, display, keypad, keymap, horn or label"
     ),
     .afterBase(
       "empty section header", "[]\n",
-      "demo.conf:7: []: expected a section kind (scoreboard, field, display, keypad, keymap or horn), found nothing"
+      "demo.conf:7: []: expected a section kind (scoreboard, field, display, keypad, keymap, horn or label), found nothing"
     ),
     .afterBase(
       "section without its name", "[field]\n",
@@ -176,9 +176,9 @@ import Testing
     MalformedConfiguration(
       problem: "unknown display driver",
       text:
-        "[display main]\ndriver = ht16k33\ndigits = 4\n[field home]\nposition = 1\ndigits = 2\n",
+        "[display main]\ndriver = hd44780\ndigits = 4\n[field home]\nposition = 1\ndigits = 2\n",
       diagnostics:
-        "demo.conf:2: [display main] driver: unknown driver 'ht16k33'; expected terminal, s7s, serial-frame, serial-text, tm1637, max7219 or shift-register"
+        "demo.conf:2: [display main] driver: unknown driver 'hd44780'; expected terminal, s7s, serial-frame, serial-text, tm1637, max7219, shift-register or ht16k33"
     ),
     MalformedConfiguration(
       problem: "display without driver",
@@ -424,7 +424,7 @@ import Testing
         + "demo.conf:2: no field; expected at least one section such as [field home]"),
   ]
 
-  @Test(arguments: cases + gpioCases + evdevCases)
+  @Test(arguments: cases + gpioCases + evdevCases + i2cCases)
   func reportsTheProblem(_ configuration: MalformedConfiguration) {
     let error = expectError(ConfigurationError.self) {
       try Configuration.parse(configuration.text, path: "demo.conf")
