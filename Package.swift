@@ -107,7 +107,8 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "ScoreboardDaemon", "ScoreboardCore", "ScoreboardConfig", "LinuxIO", "TestSupport",
+        "ScoreboardDaemon", "ScoreboardCore", "ScoreboardConfig", "LinuxIO", "ProtocolDecoders",
+        "TestSupport",
       ]),
   ]
 )

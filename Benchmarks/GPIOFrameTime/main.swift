@@ -1,5 +1,5 @@
-// Frame times of the GPIO display protocols at their default timing, and the time keys
-// wait while a TM1637 display is updated every 100 ms.
+// Frame times of the GPIO display protocols at their default timing and of the HT16K33
+// driver on I²C, and the time keys wait while a TM1637 display is updated every 100 ms.
 //
 // For each protocol and display size it encodes a full frame (every cell changed) and
 // plays it on in-memory lines through the same player the daemon uses, sleeping the
@@ -34,15 +34,6 @@ struct Case {
 func frame(_ cells: Int, seed: Int) -> Frame {
   let digits = (0..<cells).map { SegmentFont.segments(for: Character(String((seed + $0) % 10)))! }
   return Frame(cells: digits, brightness: 8)
-}
-
-func median(_ values: [Int64]) -> Int64 {
-  values.sorted()[values.count / 2]
-}
-
-func microseconds(_ nanoseconds: Int64) -> String {
-  let tenths = (nanoseconds + 50) / 100
-  return "\(tenths / 10).\(tenths % 10)"
 }
 
 let cases = [
@@ -157,6 +148,7 @@ for benchmark in cases {
     "| \(benchmark.name) | \(benchmark.cells) | \(microseconds(median(encodeTimes))) | "
       + "\(operations) | \(microseconds(delays)) | \(microseconds(median(playTimes))) |")
 }
+I2CFrameTime.report(repetitions: repetitions)
 
 let keys = quick ? 200 : 2_000
 print("")

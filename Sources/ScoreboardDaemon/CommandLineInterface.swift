@@ -127,6 +127,9 @@ public enum CommandLineInterface {
         if !configuration.horns.isEmpty {
           parts.append(count(configuration.horns.count, "horn"))
         }
+        if !configuration.scoreboard.labels.isEmpty {
+          parts.append(count(configuration.scoreboard.labels.count, "label"))
+        }
         write("\(path): valid (\(parts.joined(separator: ", ")))\n", to: .standardOutput)
         return .success
       } catch {
