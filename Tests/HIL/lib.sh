@@ -181,6 +181,15 @@ add_modules() { # ROOT NAME...
   printf '%s\n' "${module_order[@]}" >"$root/lib/modules/load-order"
 }
 
+# Leaves the module NAME out of ROOT's load order; its file stays in ROOT/lib/modules,
+# and the guest loads it itself, with parameters, when a scenario needs it.
+hold_module() { # ROOT NAME
+  local order="$1/lib/modules/load-order"
+  grep -qx -- "$2" "$order" || fail "module $2 is not in the load order"
+  grep -vx -- "$2" "$order" >"$order.new" || true
+  mv "$order.new" "$order"
+}
+
 declare -A modules_done=()
 module_order=()
 add_module() { # ROOT NAME: the module and its dependencies, dependencies first

@@ -2,7 +2,8 @@
 # Hardware-in-the-loop tests (make test-hil): the release scoreboardd, built once
 # against libgpiod 1.6 and once against libgpiod 2, runs in a QEMU guest with a
 # Debian kernel on real kernel devices (gpio-sim lines, a uinput USB keypad, an
-# 8250 UART) through the scenarios of Tests/HIL/guest/init.
+# 8250 UART, HT16K33 backpacks emulated by i2c-stub) through the scenarios of
+# Tests/HIL/guest/init.
 #
 # Steps: Debian packages for the host; the current bookworm-backports kernel
 # (linux-image-amd64's dependency), its headers, kbuild and source, and libgpiod 2
@@ -10,7 +11,8 @@
 # apt sources stay untouched) into the cache folder and reused; gpio-sim built out
 # of tree for that kernel; scoreboardd and scoreboardctl built with the Swift
 # runtime linked in; one initramfs per libgpiod version; one boot each under
-# `timeout`. The S7S display's bytes, which QEMU writes to a file, are decoded here.
+# `timeout`. The S7S display's bytes, which QEMU writes to a file, are decoded here;
+# the HT16K33 RAM the guest read back is printed after the summary.
 #
 #   Tests/HIL/run.sh [v1] [v2]      (default: both)
 #
@@ -56,6 +58,10 @@ readonly scenarios=(
   horn-at-zero
   horn-off-after-sigterm
   horn-off-after-sigkill
+  ht16k33-digits
+  ht16k33-rewrite-after-failed-write
+  ht16k33-reinit-after-stub-reload
+  ht16k33-sigterm-keeps-frame
 )
 
 # ---- kernel, headers, source and libgpiod 2 from bookworm-backports
@@ -116,7 +122,7 @@ build_gpio_sim() {
 build_helpers() {
   mkdir -p "$cache/bin"
   local helper
-  for helper in uinput-kbd sim-pull sim-watch; do
+  for helper in uinput-kbd sim-pull sim-watch i2c-ram; do
     gcc -O2 -static -Wall -Wextra -Werror -o "$cache/bin/$helper" "$here/src/$helper.c"
   done
   gcc -O2 -Wall -Wextra -Werror -o "$cache/bin/s7s-decode" "$here/src/s7s-decode.c"
@@ -128,7 +134,7 @@ pack_initramfs() { # v1|v2 -> $cache/run/$version/initramfs.cpio
   root="$out/root"
   initramfs_tree "$root"
   mkdir -p "$root/etc/hil"
-  for tool in uinput-kbd sim-pull sim-watch; do install -m 755 "$cache/bin/$tool" "$root/usr/local/bin/$tool"; done
+  for tool in uinput-kbd sim-pull sim-watch i2c-ram; do install -m 755 "$cache/bin/$tool" "$root/usr/local/bin/$tool"; done
   local gpiod_bin=/usr/bin gpiod_lib=""
   if [ "$version" = v2 ]; then
     gpiod_bin="$cache/gpiod2/root/usr/bin"
@@ -137,10 +143,12 @@ pack_initramfs() { # v1|v2 -> $cache/run/$version/initramfs.cpio
   for tool in gpiodetect gpioinfo gpioget gpioset; do
     copy_with_libraries "$root" "$gpiod_bin/$tool" "/usr/local/bin/$tool" "$gpiod_lib"
   done
-  add_modules "$root" configfs gpio-sim evdev uinput
+  add_modules "$root" configfs gpio-sim evdev uinput i2c-dev i2c-stub
+  # Loaded by the guest with the backpacks' addresses, removed and loaded again.
+  hold_module "$root" i2c-stub
   install -m 755 "$here/guest/init" "$root/init"
   cp "$here/configs/hil.conf" "$here/configs/hil-moved.conf" "$here/configs/hil-clock.conf" \
-    "$root/etc/hil/"
+    "$here/configs/hil-i2c.conf" "$root/etc/hil/"
   echo "$version" >"$root/etc/hil/libgpiod"
   pack_initramfs_tree "$root" "$out/initramfs.cpio"
 }
@@ -148,7 +156,7 @@ pack_initramfs() { # v1|v2 -> $cache/run/$version/initramfs.cpio
 # ---- one boot
 boot() { # v1|v2: 0 when every scenario passed
   local version=$1 out="$cache/run/$1" code=0
-  rm -f "$out/console.log" "$out/ttyS1.bin" "$out/report.txt"
+  rm -f "$out/console.log" "$out/ttyS1.bin" "$out/report.txt" "$out/ht16k33.txt"
   local began
   began=$(date +%s)
   qemu_machine "$out/initramfs.cpio"
@@ -161,6 +169,7 @@ boot() { # v1|v2: 0 when every scenario passed
   "$cache/bin/s7s-decode" "$out/ttyS1.bin" >"$out/s7s.txt" 2>&1 || true
   cat "$out/report.txt" "$out/s7s.txt" 2>/dev/null | tr -d '\r' | grep -E '^(PASS|FAIL) ' \
     >"$out/results.txt" || true
+  tr -d '\r' <"$out/report.txt" 2>/dev/null | sed -n 's/^TABLE //p' >"$out/ht16k33.txt" || true
   local ok=yes name
   [ "$code" -eq 1 ] || ok=no
   grep -q '^FAIL ' "$out/results.txt" && ok=no
@@ -200,6 +209,10 @@ summary() {
   done
   for version in "${versions[@]}"; do
     sed -n "s/^FAIL /  $version: /p" "$cache/run/$version/results.txt"
+  done
+  for version in "${versions[@]}"; do
+    printf '\nHT16K33 RAM read back from i2c-stub in the guest (%s):\n' "$version"
+    sed 's/^/  /' "$cache/run/$version/ht16k33.txt"
   done
 }
 
