@@ -169,7 +169,7 @@ boot() { # v1|v2: 0 when every scenario passed
   "$cache/bin/s7s-decode" "$out/ttyS1.bin" >"$out/s7s.txt" 2>&1 || true
   cat "$out/report.txt" "$out/s7s.txt" 2>/dev/null | tr -d '\r' | grep -E '^(PASS|FAIL) ' \
     >"$out/results.txt" || true
-  tr -d '\r' <"$out/report.txt" 2>/dev/null | sed -n 's/^TABLE //p' >"$out/ht16k33.txt" || true
+  sed -n 's/^TABLE //p' "$out/report.txt" 2>/dev/null | tr -d '\r' >"$out/ht16k33.txt" || true
   local ok=yes name
   [ "$code" -eq 1 ] || ok=no
   grep -q '^FAIL ' "$out/results.txt" && ok=no
