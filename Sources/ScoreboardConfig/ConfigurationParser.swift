@@ -51,16 +51,13 @@ struct ConfigurationParser {
     let displays = parsedDisplays.map(\.configuration)
 
     let fieldSections = sections(of: .field)
-    let fieldParser = FieldSectionParser(
-      displays: Dictionary(uniqueKeysWithValues: displays.map { ($0.name, $0) }),
-      displayNames: displaySections.map(\.name))
+    let knownDisplays = KnownDisplays(displays, names: displaySections.map(\.name))
+    let fieldParser = FieldSectionParser(displays: knownDisplays)
     let fields = fieldSections.compactMap { name, section in
       read(section) { reader in fieldParser.parse(name: name, reader: &reader) }
     }
     let labelSections = sections(of: .label)
-    let labelParser = LabelSectionParser(
-      displays: Dictionary(uniqueKeysWithValues: displays.map { ($0.name, $0) }),
-      displayNames: displaySections.map(\.name))
+    let labelParser = LabelSectionParser(displays: knownDisplays)
     let labels = labelSections.compactMap { name, section in
       read(section) { reader in labelParser.parse(name: name, reader: &reader) }
     }

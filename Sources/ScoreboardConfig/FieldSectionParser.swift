@@ -43,25 +43,15 @@ struct FieldSectionParser {
     var defaultValue: Int
   }
 
-  /// The displays read without error, by name.
-  let displays: [String: DisplayConfiguration]
-  /// The names of every `[display NAME]` section, including those with errors.
-  let displayNames: [String]
-  /// `displayNames`, to look names up in.
-  private let knownDisplayNames: Set<String>
-
-  init(displays: [String: DisplayConfiguration], displayNames: [String]) {
-    self.displays = displays
-    self.displayNames = displayNames
-    knownDisplayNames = Set(displayNames)
-  }
+  /// The displays fields may be on.
+  let displays: KnownDisplays
 
   /// The field, or nil when something in the section is wrong.
   func parse(name: String, reader: inout SectionReader) -> Field? {
     reader.reportUnknownKeys(known: Self.keys)
     reader.require("position")
     let label = reader.text("label", expected: "a label") ?? name.uppercased()
-    let display = reader.displayName(among: displayNames, known: knownDisplayNames)
+    let display = reader.displayName(among: displays)
     let position = reader.integer("position", in: 1...DisplaySectionParser.maximumCellCount)
     let digits = reader.integer("digits", in: 1...NumberFormat.maximumDigits)
     let type = reader.choice(
@@ -89,14 +79,15 @@ struct FieldSectionParser {
         reader.entry("values") == nil
         ? numberContent(digits: digits, reader: &reader)
         : listContent(
-          digits: digits, alphanumeric: display.flatMap { displays[$0]?.isAlphanumeric } ?? false,
+          digits: digits,
+          alphanumeric: display.flatMap { displays.byName[$0]?.isAlphanumeric } ?? false,
           reader: &reader)
     }
     guard !reader.hasErrors, let display, let position, let content else { return nil }
     let spec = FieldSpec(
       name: name, label: label, display: display, position: position - 1, width: content.width,
       kind: content.kind, defaultValue: content.defaultValue)
-    if let layout = displays[display], spec.cells.upperBound > layout.cellCount {
+    if let layout = displays.byName[display], spec.cells.upperBound > layout.cellCount {
       let cells = Listing.cells(position...(position + content.width - 1))
       reader.report(
         "field needs \(cells), but display '\(display)' has \(layout.cellCount) digits",

@@ -17,26 +17,17 @@ struct LabelSectionParser {
   /// The section's keys.
   static let keys = ["display", "position", "text"]
 
-  /// The displays read without error, by name.
-  let displays: [String: DisplayConfiguration]
-  /// The names of every `[display NAME]` section, including those with errors.
-  let displayNames: [String]
-  private let knownDisplayNames: Set<String>
-
-  init(displays: [String: DisplayConfiguration], displayNames: [String]) {
-    self.displays = displays
-    self.displayNames = displayNames
-    knownDisplayNames = Set(displayNames)
-  }
+  /// The displays labels may be on.
+  let displays: KnownDisplays
 
   /// The label, or nil when something in the section is wrong.
   func parse(name: String, reader: inout SectionReader) -> Label? {
     reader.reportUnknownKeys(known: Self.keys)
     reader.require("position", "text")
-    let display = reader.displayName(among: displayNames, known: knownDisplayNames)
+    let display = reader.displayName(among: displays)
     let position = reader.integer("position", in: 1...DisplaySectionParser.maximumCellCount)
     let text = reader.text("text", expected: "the text to show, such as HOME")
-    guard let display, let position, let text, let layout = displays[display] else {
+    guard let display, let position, let text, let layout = displays.byName[display] else {
       return nil
     }
     let width: Int

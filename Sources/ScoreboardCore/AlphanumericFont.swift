@@ -64,18 +64,6 @@ public enum AlphanumericFont {
   ///
   /// - Throws: `UnshowableText` naming the first character the font cannot show.
   public static func cells(for text: String) throws(UnshowableText) -> [AlphanumericSegments] {
-    var cells: [AlphanumericSegments] = []
-    for character in text {
-      if character == ".", let last = cells.indices.last, !cells[last].contains(.dp) {
-        cells[last].insert(.dp)
-      } else if character == "." {
-        cells.append(.dp)
-      } else if let segments = segments(for: character) {
-        cells.append(segments)
-      } else {
-        throw UnshowableText(text: text, character: character, segmentCount: 14)
-      }
-    }
-    return cells
+    try GlyphRow.cells(for: text, point: .dp, segmentCount: 14, glyph: segments(for:))
   }
 }

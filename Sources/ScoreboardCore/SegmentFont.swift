@@ -75,19 +75,7 @@ public enum SegmentFont {
   ///
   /// - Throws: `UnshowableText` naming the first character the font cannot show.
   public static func cells(for text: String) throws(UnshowableText) -> [Segments] {
-    var cells: [Segments] = []
-    for character in text {
-      if character == ".", let last = cells.indices.last, !cells[last].contains(.dp) {
-        cells[last].insert(.dp)
-      } else if character == "." {
-        cells.append(.dp)
-      } else if let segments = segments(for: character) {
-        cells.append(segments)
-      } else {
-        throw UnshowableText(text: text, character: character)
-      }
-    }
-    return cells
+    try GlyphRow.cells(for: text, point: .dp, segmentCount: 7, glyph: segments(for:))
   }
 
   /// The text a row of cells reads as; a cell no glyph matches reads as `?`.

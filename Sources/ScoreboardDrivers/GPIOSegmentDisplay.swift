@@ -42,13 +42,7 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   private var needsInitialization = true
   /// When the device was last fully initialised.
   private var initializedAt: Instant?
-  private var outage: Outage?
-
-  /// When to try again an offline display, and how many tries failed.
-  private struct Outage {
-    var retryAt: Instant
-    var attempt: Int
-  }
+  private var outage: DisplayOutage?
 
   /// A frame on its way to the device.
   private struct Transfer {
@@ -233,7 +227,8 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
       } else {
         logger.debug("display \(name): still offline: \(error)")
       }
-      outage = Outage(retryAt: now + SerialDisplay.retryDelay(attempt: attempt), attempt: attempt)
+      outage = DisplayOutage(
+        retryAt: now + SerialDisplay.retryDelay(attempt: attempt), attempt: attempt)
       return
     }
     let roles = zip(encoder.lines, addresses).map { "\($0.role)=\($1)" }.joined(separator: ", ")
@@ -249,13 +244,7 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   /// Counts the device as offline after `reason`, logging it when it was online, and
   /// schedules the next try.
   private func goOffline(_ reason: String, at now: Instant) {
-    if outage == nil {
-      logger.warning("display \(name): \(reason); offline, retrying")
-    } else {
-      logger.debug("display \(name): still offline: \(reason)")
-    }
-    let attempt = outage.map { $0.attempt + 1 } ?? 0
-    outage = Outage(retryAt: now + SerialDisplay.retryDelay(attempt: attempt), attempt: attempt)
+    outage = DisplayOutage.after(outage, display: name, reason: reason, logger: logger, at: now)
     needsInitialization = true
   }
 }

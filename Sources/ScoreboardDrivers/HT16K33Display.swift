@@ -34,8 +34,8 @@ public final class HT16K33Display: SegmentDisplay {
   private var needsInitialization = true
   /// When the chip was last fully initialised.
   private var initializedAt: Instant?
-  /// When to try again while the chip does not answer, and how many tries failed.
-  private var outage: (retryAt: Instant, attempt: Int)?
+  /// When to try again while the chip does not answer.
+  private var outage: DisplayOutage?
 
   /// A backpack of `backpack`'s kind at `address` on the bus at `bus`. Nothing is sent
   /// before the first frame.
@@ -123,16 +123,13 @@ public final class HT16K33Display: SegmentDisplay {
     return initializing
   }
 
-  /// Counts the chip as offline after `reason`, logging it when it was online, and
-  /// schedules the next try.
+  /// Counts the chip as offline after `reason`, logging it (with the chip's address,
+  /// as each backpack of a display logs its own) when it was online, and schedules the
+  /// next try.
   private func goOffline(_ reason: String, at now: Instant) {
-    if outage == nil {
-      logger.warning("display \(name): \(reason); offline, retrying")
-    } else {
-      logger.debug("display \(name): still offline: \(reason)")
-    }
-    let attempt = outage.map { $0.attempt + 1 } ?? 0
-    outage = (now + SerialDisplay.retryDelay(attempt: attempt), attempt)
+    outage = DisplayOutage.after(
+      outage, display: "\(name) (\(I2CError.hex(address)))", reason: reason, logger: logger,
+      at: now)
     needsInitialization = true
   }
 }

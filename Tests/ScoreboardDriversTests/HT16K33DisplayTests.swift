@@ -154,7 +154,9 @@ import Testing
     #expect(!bench.display.isOnline)
     let warnings = bench.log.lines.filter { $0.contains("offline, retrying") }
     #expect(warnings.count == 1, "logged once: \(warnings)")
-    #expect(warnings.first?.contains("no answer at 0x70 on /dev/i2c-1 (EREMOTEIO)") == true)
+    #expect(
+      warnings.first?.contains("display main (0x70): no answer at 0x70 on /dev/i2c-1 (EREMOTEIO)")
+        == true)
     bench.chip.powerCycle()
     bench.bus.answering = [0x70]
     let nextRetry = try #require(bench.display.waitingFor.deadline)
