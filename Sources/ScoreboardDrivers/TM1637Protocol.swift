@@ -34,14 +34,6 @@ public struct TM1637Protocol: GPIOProtocol {
     static let data = 1
   }
 
-  private enum Command {
-    static let autoIncrement: UInt8 = 0x40
-    static let fixedAddress: UInt8 = 0x44
-    static let firstAddress: UInt8 = 0xC0
-    static let displayOff: UInt8 = 0x80
-    static let displayOn: UInt8 = 0x88
-  }
-
   /// The bit of a grid that drives a decimal point or the colon.
   private static let pointBit: UInt8 = 0x80
   /// The grid whose bit 7 drives the colon of clock modules.
@@ -115,9 +107,9 @@ public struct TM1637Protocol: GPIOProtocol {
     let target = shown(for: frame)
     var writer = idleWriter()
     writer.drive(Line.data, true)
-    transaction([Command.autoIncrement], on: &writer)
-    transaction([Command.firstAddress] + target.grids, on: &writer)
-    transaction([target.control], on: &writer)
+    for bytes in TitanMicroCommands.writing(target.grids) + [[target.control]] {
+      transaction(bytes, on: &writer)
+    }
     shown = target
     return writer.steps
   }
@@ -129,21 +121,8 @@ public struct TM1637Protocol: GPIOProtocol {
     guard let shown else { return initialize(showing: frame) }
     let target = self.shown(for: frame)
     var writer = idleWriter()
-    let changed = target.grids.indices.filter { target.grids[$0] != shown.grids[$0] }
-    if let first = changed.first, let last = changed.last {
-      let run = last - first + 1
-      // Bytes: the data command, the address and the run, against the data command and
-      // an address and a byte per changed grid.
-      if 2 + run < 1 + 2 * changed.count {
-        transaction([Command.autoIncrement], on: &writer)
-        transaction(
-          [Command.firstAddress + UInt8(first)] + target.grids[first...last], on: &writer)
-      } else {
-        transaction([Command.fixedAddress], on: &writer)
-        for grid in changed {
-          transaction([Command.firstAddress + UInt8(grid), target.grids[grid]], on: &writer)
-        }
-      }
+    for bytes in TitanMicroCommands.changes(from: shown.grids, to: target.grids) {
+      transaction(bytes, on: &writer)
     }
     if target.control != shown.control {
       transaction([target.control], on: &writer)
@@ -195,9 +174,6 @@ public struct TM1637Protocol: GPIOProtocol {
     if colon, frame.colons?.contains(Self.colonCell) ?? true {
       grids[Self.colonGrid] |= Self.pointBit
     }
-    let brightness = UInt8(min(max(frame.brightness, 0), 15) / 2)
-    return Shown(
-      grids: grids,
-      control: frame.isBlank ? Command.displayOff : Command.displayOn | brightness)
+    return Shown(grids: grids, control: TitanMicroCommands.displayControl(for: frame))
   }
 }
