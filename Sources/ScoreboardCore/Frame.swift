@@ -17,16 +17,19 @@ public struct Frame: Hashable, Sendable {
   /// has its decimal point lit, for displays that have no colon: a display with a colon
   /// there shows the colon instead of that point.
   public var colons: [Int]?
+  /// Whether each indicator light of the display is lit (`DisplayLayout.indicators`).
+  public var indicators: [Bool]
 
   public init(
     cells: [Segments], brightness: Int, isBlank: Bool = false, fieldTexts: [String: String] = [:],
-    colons: [Int]? = nil
+    colons: [Int]? = nil, indicators: [Bool] = []
   ) {
     self.cells = cells
     self.brightness = brightness
     self.isBlank = isBlank
     self.fieldTexts = fieldTexts
     self.colons = colons
+    self.indicators = indicators
   }
 
   /// A dark frame of `cellCount` cells.

@@ -44,7 +44,7 @@ public enum Renderer {
     }
     return Frame(
       cells: cells, brightness: board.brightness, isBlank: board.isBlanked, fieldTexts: texts,
-      colons: colons?.sorted())
+      colons: colons?.sorted(), indicators: indicators(of: board, display: display))
   }
 
   /// The text cells stand for, as the font reads them, with a `:` for the decimal point

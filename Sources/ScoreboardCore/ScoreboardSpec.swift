@@ -72,9 +72,13 @@ public struct DisplayLayout: Hashable, Sendable {
   public var name: String
   /// The number of seven-segment cells.
   public var cellCount: Int
+  /// What lights each of the display's indicator lights (a TM1638 board's LEDs); nil for
+  /// a light that stays dark.
+  public var indicators: [Indicator?]
 
-  public init(name: String, cellCount: Int) {
+  public init(name: String, cellCount: Int, indicators: [Indicator?] = []) {
     self.name = name
     self.cellCount = cellCount
+    self.indicators = indicators
   }
 }
