@@ -47,11 +47,11 @@ struct ConfigurationParser {
       read(section) { reader in DisplaySectionParser.parse(name: name, reader: &reader) }
     }
     reportSharedPorts(of: parsedDisplays)
-    let displays = parsedDisplays.map(\.configuration)
 
     let fieldSections = sections(of: .field)
     let fieldParser = FieldSectionParser(
-      displays: Dictionary(uniqueKeysWithValues: displays.map { ($0.name, $0) }),
+      displays: Dictionary(
+        uniqueKeysWithValues: parsedDisplays.map { ($0.configuration.name, $0.configuration) }),
       displayNames: displaySections.map(\.name))
     let fields = fieldSections.compactMap { name, section in
       read(section) { reader in fieldParser.parse(name: name, reader: &reader) }
@@ -61,6 +61,13 @@ struct ConfigurationParser {
       of: parsedDisplays, fields: fields.map(\.spec), fieldNames: fieldSections.map(\.name))
 
     reportClockLinks(of: fields, fieldNames: fieldSections.map(\.name))
+
+    var boardChecks = TM1638BoardChecks(
+      path: path, suggestions: suggestions,
+      fields: Dictionary(uniqueKeysWithValues: fields.map { ($0.spec.name, $0.spec) }),
+      fieldNames: fieldSections.map(\.name))
+    let displays = parsedDisplays.map { boardChecks.withIndicators($0) }
+    suggestions = boardChecks.suggestions
 
     let hornSections = sections(of: .horn)
     let hornParser = HornSectionParser(
@@ -93,7 +100,15 @@ struct ConfigurationParser {
         keypadParser.parse(name: name, reader: &reader)
       }
     }
-    let keypads = parsedKeypads.map(\.configuration)
+    boardChecks.suggestions = suggestions
+    let boardKeypads = boardChecks.keypads(
+      of: parsedDisplays, keymaps: Dictionary(uniqueKeysWithValues: keymaps.map { ($0.name, $0) }),
+      keymapNames: keymapSections.map(\.name), keypadSections: keypadSections,
+      keypads: parsedKeypads.map(\.configuration))
+    diagnostics += boardChecks.diagnostics
+    suggestions = boardChecks.suggestions
+    // In file order: a board's keypad where its display section is.
+    let keypads = (parsedKeypads.map(\.configuration) + boardKeypads).sorted { $0.line < $1.line }
     reportSharedDevices(of: parsedKeypads)
     reportSharedLines(
       of: parsedDisplays.flatMap(\.gpioLines) + parsedKeypads.flatMap(\.gpioLines)
@@ -117,7 +132,7 @@ struct ConfigurationParser {
       throw ConfigurationError(diagnostics: ordered.map(\.element))
     }
     scoreboard.fields = fields.map(\.spec)
-    scoreboard.displays = displays.map { DisplayLayout(name: $0.name, cellCount: $0.cellCount) }
+    scoreboard.displays = displays.map(\.layout)
     scoreboard.horns = parsedHorns.map(\.configuration.spec)
     return Configuration(
       path: path, scoreboard: scoreboard, service: service, displays: displays,
@@ -275,7 +290,7 @@ struct ConfigurationParser {
   }
 
   /// Reports each `long+` binding of a keymap that only keypads other than gpio-buttons
-  /// use, since only those tell a long press. A keymap no keypad uses is not reported, nor
+  /// and TM1638 boards use, since only those tell a long press. A keymap no keypad uses is not reported, nor
   /// one that a keypad with errors names.
   private mutating func reportLongPressBindings(
     of keymaps: [KeymapSectionParser.ParsedKeymap], keypads: [KeypadConfiguration],
@@ -290,14 +305,14 @@ struct ConfigurationParser {
       let name = parsed.keymap.name
       let users = usersByKeymap[name] ?? []
       guard !users.isEmpty, !namedByKeypadsWithErrors.contains(name),
-        !users.contains(where: { if case .gpioButtons = $0.driver { true } else { false } })
+        !users.contains(where: \.tellsLongPresses)
       else { continue }
       let keypadList =
         (users.count == 1 ? "keypad " : "keypads ")
         + Listing.joined(users.lazy.map { "'\($0.name)'" }, conjunction: "and")
       for entry in parsed.longPressEntries {
         report(
-          "long presses come only from gpio-buttons keypads; keymap '\(name)' is used only by "
+          "long presses come only from gpio-buttons keypads and TM1638 boards; keymap '\(name)' is used only by "
             + keypadList, line: entry.line, sectionTitle: parsed.section, key: entry.key)
       }
     }

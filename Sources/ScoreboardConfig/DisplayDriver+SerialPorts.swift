@@ -2,7 +2,7 @@ extension DisplayDriver {
   /// The serial ports the display uses, left to right; none for a terminal or a GPIO display.
   var serialPorts: [String] {
     switch self {
-    case .terminal, .tm1637, .max7219, .shiftRegister: []
+    case .terminal, .tm1637, .tm1638, .max7219, .shiftRegister: []
     case .s7s(let options): options.ports
     case .serialFrame(let options): [options.port]
     case .serialText(let options): [options.port]

@@ -13,6 +13,9 @@ enum DisplaySectionParser {
     var templateLine: Int
     /// The GPIO lines the display uses, with their keys.
     var gpioLines: [GPIOLineUse]
+    /// The section's entries, for the checks against sections read later (a TM1638
+    /// board's LEDs name fields, its `keymap` a keymap).
+    var entries: [IniEntry]
   }
 
   /// The most cells a display may have.
@@ -36,7 +39,7 @@ enum DisplaySectionParser {
     return Display(
       configuration: configuration, section: reader.section.title,
       portLine: reader.line(of: "port"), templateLine: reader.line(of: "template"),
-      gpioLines: reader.gpioLineUses)
+      gpioLines: reader.gpioLineUses, entries: reader.entries)
   }
 
   /// The display's cells: those of its S7S modules, which `digits` may only repeat, or

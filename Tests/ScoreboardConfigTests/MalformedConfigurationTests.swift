@@ -178,7 +178,7 @@ import Testing
       text:
         "[display main]\ndriver = ht16k33\ndigits = 4\n[field home]\nposition = 1\ndigits = 2\n",
       diagnostics:
-        "demo.conf:2: [display main] driver: unknown driver 'ht16k33'; expected terminal, s7s, serial-frame, serial-text, tm1637, max7219 or shift-register"
+        "demo.conf:2: [display main] driver: unknown driver 'ht16k33'; expected terminal, s7s, serial-frame, serial-text, tm1637, tm1638, max7219 or shift-register"
     ),
     MalformedConfiguration(
       problem: "display without driver",
