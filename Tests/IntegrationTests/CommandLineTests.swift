@@ -16,6 +16,7 @@ import Testing
     "Config/examples/max7219-matrix.conf", "Config/examples/large-digits-buttons.conf",
     "Config/examples/usb-numpad.conf", "Config/examples/basketball-fiba.conf",
     "Config/examples/ice-hockey.conf", "Config/examples/futsal.conf",
+    "Config/examples/tm1638-led-key.conf",
   ])
   func shippedConfigurationsAreValid(path: String) throws {
     let daemon = try DaemonProcess(arguments: ["--check-config", Self.repository + "/" + path])
