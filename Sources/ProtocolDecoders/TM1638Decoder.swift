@@ -29,11 +29,11 @@ public struct TM1638Decoder: LineDecoder {
   public static let answerBits = 32
 
   /// The 16 display registers; 0 at power-up.
-  public private(set) var registers = [UInt8](repeating: 0, count: registerCount)
+  public var registers: [UInt8] { chip.registers }
   /// The display is switched on (off at power-up).
-  public private(set) var isDisplayOn = false
+  public var isDisplayOn: Bool { chip.isDisplayOn }
   /// The brightness 0-7 of the last display control command.
-  public private(set) var brightness = 0
+  public var brightness: Int { chip.brightness }
   /// The bytes the host sent in every complete transaction (STB low to STB high), in
   /// order; a key read shows as its command alone.
   public private(set) var transactions: [[UInt8]] = []
@@ -55,8 +55,8 @@ public struct TM1638Decoder: LineDecoder {
   /// The answer being sent and how many of its bits the host clocked; nil unless the
   /// open transaction is a key read.
   private var answer: (bits: [Bool], sent: Int, read: Int)?
-  /// The data command in force: auto-increment (true) or fixed address.
-  private var autoIncrement = true
+  /// The registers and display control the transactions wrote.
+  private var chip = TitanMicroRegisters(count: registerCount, registerName: "register")
 
   /// A chip on lines at the given levels when the capture starts (all idle high).
   public init(strobe: Bool = true, clock: Bool = true, data: Bool = true) {
@@ -176,41 +176,9 @@ public struct TM1638Decoder: LineDecoder {
   }
 
   private mutating func execute(_ bytes: [UInt8]) {
-    guard let command = bytes.first else {
-      violations.append("an empty transaction")
-      return
-    }
-    let arguments = bytes.dropFirst()
-    switch command >> 6 {
-    case 0b01:
-      guard command & 0x3B == 0, arguments.isEmpty else {
-        violations.append("unexpected data command \(bytes)")
-        return
-      }
-      autoIncrement = command & 0x04 == 0
-    case 0b11:
-      var address = Int(command & 0x0F)
-      guard command & 0x30 == 0, autoIncrement || arguments.count == 1 else {
-        violations.append("unexpected address command \(bytes)")
-        return
-      }
-      for value in arguments {
-        guard address < Self.registerCount else {
-          violations.append("a write past register 15")
-          return
-        }
-        registers[address] = value
-        address += autoIncrement ? 1 : 0
-      }
-    case 0b10:
-      guard arguments.isEmpty, command & 0x30 == 0 else {
-        violations.append("unexpected display control \(bytes)")
-        return
-      }
-      isDisplayOn = command & 0x08 != 0
-      brightness = Int(command & 0x07)
-    default:
-      violations.append("unknown command \(command)")
+    if let violation = chip.execute(bytes) {
+      violations.append(violation)
     }
   }
+
 }

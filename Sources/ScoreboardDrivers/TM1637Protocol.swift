@@ -41,13 +41,6 @@ public struct TM1637Protocol: GPIOProtocol {
   /// The cell the colon of clock modules follows.
   private static let colonCell = 1
 
-  /// What the chip holds, as far as the encoder is concerned.
-  private struct Shown: Equatable {
-    /// The used grids, from grid 0, canonical bit order.
-    var grids: [UInt8]
-    var control: UInt8
-  }
-
   /// The cells of the display, at most 6.
   public let cellCount: Int
   /// The grid each cell is on: cell `i` is shown by grid `gridOrder[i]`.
@@ -62,7 +55,8 @@ public struct TM1637Protocol: GPIOProtocol {
 
   /// How many grids, from grid 0, the display uses.
   private let usedGrids: Int
-  private var shown: Shown?
+  /// The used grids, from grid 0, canonical bit order, and the display control.
+  private var shown: TitanMicroCommands.State?
 
   /// An encoder for a module showing `cellCount` cells (1-6).
   ///
@@ -107,7 +101,7 @@ public struct TM1637Protocol: GPIOProtocol {
     let target = shown(for: frame)
     var writer = idleWriter()
     writer.drive(Line.data, true)
-    for bytes in TitanMicroCommands.writing(target.grids) + [[target.control]] {
+    for bytes in TitanMicroCommands.transactions(from: nil, to: target) {
       transaction(bytes, on: &writer)
     }
     shown = target
@@ -121,11 +115,8 @@ public struct TM1637Protocol: GPIOProtocol {
     guard let shown else { return initialize(showing: frame) }
     let target = self.shown(for: frame)
     var writer = idleWriter()
-    for bytes in TitanMicroCommands.changes(from: shown.grids, to: target.grids) {
+    for bytes in TitanMicroCommands.transactions(from: shown, to: target) {
       transaction(bytes, on: &writer)
-    }
-    if target.control != shown.control {
-      transaction([target.control], on: &writer)
     }
     self.shown = target
     return writer.steps
@@ -165,7 +156,7 @@ public struct TM1637Protocol: GPIOProtocol {
   }
 
   /// The chip's grids and display control for `frame`.
-  private func shown(for frame: Frame) -> Shown {
+  private func shown(for frame: Frame) -> TitanMicroCommands.State {
     var grids = [UInt8](repeating: 0, count: usedGrids)
     for (cell, grid) in gridOrder.enumerated() {
       let segments = cell < frame.cells.count ? frame.cells[cell] : .blank
@@ -174,6 +165,7 @@ public struct TM1637Protocol: GPIOProtocol {
     if colon, frame.colons?.contains(Self.colonCell) ?? true {
       grids[Self.colonGrid] |= Self.pointBit
     }
-    return Shown(grids: grids, control: TitanMicroCommands.displayControl(for: frame))
+    return TitanMicroCommands.State(
+      registers: grids, control: TitanMicroCommands.displayControl(for: frame))
   }
 }

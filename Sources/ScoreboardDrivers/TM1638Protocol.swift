@@ -56,7 +56,7 @@ public struct TM1638Protocol: GPIOProtocol {
 
   /// The 16 display registers and the display control the chip holds, as far as the
   /// encoder knows.
-  private var shown: (registers: [UInt8], control: UInt8)?
+  private var shown: TitanMicroCommands.State?
 
   /// An encoder for a board showing `cellCount` cells (1-8).
   ///
@@ -97,9 +97,7 @@ public struct TM1638Protocol: GPIOProtocol {
     let target = state(for: frame)
     var writer = idleWriter()
     writer.drive(Line.data, true)
-    for bytes in TitanMicroCommands.writing(target.registers) + [[target.control]] {
-      transaction(bytes, on: &writer)
-    }
+    play(TitanMicroCommands.transactions(from: nil, to: target), on: &writer)
     shown = target
     return writer.steps
   }
@@ -107,16 +105,11 @@ public struct TM1638Protocol: GPIOProtocol {
   /// The registers that changed, then the display control if it changed. Initialises a
   /// board that never was.
   public mutating func update(to frame: Frame) -> [LineStep] {
-    guard let shown else { return initialize(showing: frame) }
+    guard shown != nil else { return initialize(showing: frame) }
     let target = state(for: frame)
     var writer = idleWriter()
-    for bytes in TitanMicroCommands.changes(from: shown.registers, to: target.registers) {
-      transaction(bytes, on: &writer)
-    }
-    if target.control != shown.control {
-      transaction([target.control], on: &writer)
-    }
-    self.shown = target
+    play(TitanMicroCommands.transactions(from: shown, to: target), on: &writer)
+    shown = target
     return writer.steps
   }
 
@@ -165,16 +158,18 @@ public struct TM1638Protocol: GPIOProtocol {
     LineStepWriter(levels: [true, true, true], delay: bitDelay)
   }
 
-  /// STB low, `bytes`, STB high; DIO is left high.
-  private func transaction(_ bytes: [UInt8], on writer: inout LineStepWriter) {
-    writer.set(Line.strobe, false)
-    writer.pause()
-    for byte in bytes {
-      send(byte, on: &writer)
+  /// Each of `transactions` framed by STB low and STB high, DIO left high after each.
+  private func play(_ transactions: [[UInt8]], on writer: inout LineStepWriter) {
+    for bytes in transactions {
+      writer.set(Line.strobe, false)
+      writer.pause()
+      for byte in bytes {
+        send(byte, on: &writer)
+      }
+      writer.set(Line.strobe, true)
+      writer.pause()
+      writer.set(Line.data, true)
     }
-    writer.set(Line.strobe, true)
-    writer.pause()
-    writer.set(Line.data, true)
   }
 
   /// `byte` LSB first: DIO set while CLK is low, taken on CLK's rising edge.
@@ -189,7 +184,7 @@ public struct TM1638Protocol: GPIOProtocol {
   }
 
   /// The chip's registers and display control for `frame`.
-  private func state(for frame: Frame) -> (registers: [UInt8], control: UInt8) {
+  private func state(for frame: Frame) -> TitanMicroCommands.State {
     var registers = [UInt8](repeating: 0, count: 2 * Self.gridCount)
     for (cell, grid) in gridOrder.enumerated() where cell < frame.cells.count {
       registers[2 * grid] = frame.cells[cell].rawValue
@@ -197,6 +192,7 @@ public struct TM1638Protocol: GPIOProtocol {
     for (light, isLit) in frame.indicators.prefix(Self.lightCount).enumerated() where isLit {
       registers[2 * light + 1] = 1
     }
-    return (registers, TitanMicroCommands.displayControl(for: frame))
+    return TitanMicroCommands.State(
+      registers: registers, control: TitanMicroCommands.displayControl(for: frame))
   }
 }

@@ -14,6 +14,22 @@ enum TitanMicroCommands {
   static let displayOff: UInt8 = 0x80
   static let displayOn: UInt8 = 0x88
 
+  /// What the chip holds, as far as an encoder knows: its display registers (the grids
+  /// it uses) and its display control.
+  struct State: Equatable {
+    var registers: [UInt8]
+    var control: UInt8
+  }
+
+  /// The transactions that bring a chip that holds `shown` to `target`: every register
+  /// and the display control when `shown` is unknown (nil), else the registers that
+  /// changed (`changes(from:to:)`) and the display control if it changed.
+  static func transactions(from shown: State?, to target: State) -> [[UInt8]] {
+    guard let shown else { return writing(target.registers) + [[target.control]] }
+    let control = target.control != shown.control ? [[target.control]] : []
+    return changes(from: shown.registers, to: target.registers) + control
+  }
+
   /// The display control for `frame`: off for a blank frame, else on with its brightness
   /// 0-15 mapped to the chip's 0-7 as `b / 2`.
   static func displayControl(for frame: Frame) -> UInt8 {

@@ -49,7 +49,7 @@ import Testing
     decoder.receive(waveform.changes)
     #expect(decoder.registers[5] == 0x01)
     #expect(decoder.registers[6] == 0)
-    #expect(decoder.violations == ["unexpected address command [198, 1, 2]"])
+    #expect(decoder.violations == ["2 data bytes in fixed address mode"])
   }
 
   /// The chip answers a read with its key bytes, one bit per clock, changed on the
