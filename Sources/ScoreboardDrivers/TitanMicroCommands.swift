@@ -54,8 +54,10 @@ enum TitanMicroCommands {
     // Bytes: the data command, the address and the run, against the data command and an
     // address and a byte per changed register.
     if 2 + run < 1 + 2 * changed.count {
-      return [[autoIncrement], [firstAddress + UInt8(first)] + target[first...last]]
+      let bytes: [UInt8] = [firstAddress + UInt8(first)] + target[first...last]
+      return [[autoIncrement], bytes]
     }
-    return [[fixedAddress]] + changed.map { [firstAddress + UInt8($0), target[$0]] }
+    let writes: [[UInt8]] = changed.map { [firstAddress + UInt8($0), target[$0]] }
+    return [[fixedAddress]] + writes
   }
 }
