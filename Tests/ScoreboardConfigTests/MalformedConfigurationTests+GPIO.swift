@@ -92,7 +92,8 @@ extension MalformedConfigurationTests {
     .display(
       "tm1637 key on a max7219 display",
       "driver = max7219\ndigits = 8\ndin = GPIO17\nclk = GPIO27\nload = GPIO22\ndio = GPIO23\n",
-      "demo.conf:7: [display main] dio: applies only to drivers tm1637 and tm1638, not to driver max7219"),
+      "demo.conf:7: [display main] dio: applies only to drivers tm1637 and tm1638, not to driver max7219"
+    ),
     .display(
       "more digits than the chips drive",
       "driver = max7219\ndigits = 12\ndin = GPIO17\nclk = GPIO27\nload = GPIO22\nchips = 1\n",
