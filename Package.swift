@@ -70,10 +70,10 @@ let package = Package(
       path: "Benchmarks/ScoreboardBenchmark"),
 
     // What tests share: temporary folders that always go away, seeded random numbers,
-    // small file systems that fail on demand, in-memory GPIO lines. Used by tests (and the
-    // GPIO frame benchmark) only; never shipped.
+    // small file systems that fail on demand, in-memory GPIO lines and a TM1638 chip on
+    // them. Used by tests (and the GPIO frame benchmark) only; never shipped.
     .target(
-      name: "TestSupport", dependencies: ["LinuxIO", "ScoreboardSettings"],
+      name: "TestSupport", dependencies: ["LinuxIO", "ProtocolDecoders", "ScoreboardSettings"],
       path: "Tests/TestSupport"),
     // What tests check with that Swift Testing 6.0 does not have: the error that a call
     // throws, as a value. Used by tests only.

@@ -7,6 +7,9 @@
 // system call on real hardware), the sum of the bit delays (the floor of the frame
 // time) and the time the frame took to play.
 //
+// Then `KeyScanTime`: a TM1638 board's key read played at once, and the reads and loop
+// wakeups per second of its scan when the reads are played in pieces.
+//
 // Then `KeyLatency`: keys written into a pipe from a second thread while a real poll
 // loop serves them and a TM1637 showing a clock in tenths, its frames played in pieces
 // from the loop and, for comparison, each at once in `show` as before.
@@ -39,6 +42,7 @@ func frame(_ cells: Int, seed: Int) -> Frame {
 let cases = [
   Case(name: "tm1637", cells: 4, encoder: TM1637Protocol(cellCount: 4)),
   Case(name: "tm1637", cells: 6, encoder: TM1637Protocol(cellCount: 6)),
+  Case(name: "tm1638", cells: 8, encoder: TM1638Protocol(cellCount: 8)),
   Case(name: "max7219", cells: 8, encoder: MAX7219Protocol(cellCount: 8)),
   Case(name: "max7219", cells: 32, encoder: MAX7219Protocol(cellCount: 32)),
   Case(name: "shift-register", cells: 4, encoder: ShiftRegisterProtocol(cellCount: 4)),
@@ -149,6 +153,24 @@ for benchmark in cases {
       + "\(operations) | \(microseconds(delays)) | \(microseconds(median(playTimes))) |")
 }
 I2CFrameTime.report(repetitions: repetitions)
+
+let scan = try KeyScanTime.measure(repetitions: repetitions, seconds: quick ? 1 : 10)
+print("")
+print(
+  "TM1638 key scan at default timing (a read of the 8 buttons every 20 ms; one read played "
+    + "at once, median of \(repetitions); the reads played in pieces from a loop for "
+    + "\(quick ? 1 : 10) s)")
+print("")
+print("| scan | line operations | bit delays (µs) | played (µs) | reads/s | wakeups/s |")
+print("|---|---|---|---|---|---|")
+func oneDecimal(_ rate: Double) -> String {
+  let tenths = Int((rate * 10).rounded())
+  return "\(tenths / 10).\(tenths % 10)"
+}
+print(
+  "| tm1638 key read | \(scan.operations) | \(microseconds(scan.delays)) | "
+    + "\(microseconds(scan.played)) | \(oneDecimal(scan.readsPerSecond)) | "
+    + "\(oneDecimal(scan.wakeupsPerSecond)) |")
 
 let keys = quick ? 200 : 2_000
 print("")

@@ -20,11 +20,11 @@ public struct TM1637Decoder: LineDecoder {
 
   /// The 6 grid registers, canonical bit order (bit 0 = A ... bit 7 = DP or colon); 0 at
   /// power-up.
-  public private(set) var grids = [UInt8](repeating: 0, count: gridCount)
+  public var grids: [UInt8] { chip.registers }
   /// The display is switched on (off at power-up).
-  public private(set) var isDisplayOn = false
+  public var isDisplayOn: Bool { chip.isDisplayOn }
   /// The brightness 0-7 of the last display control command.
-  public private(set) var brightness = 0
+  public var brightness: Int { chip.brightness }
   /// The bytes of every complete transaction (START to STOP), in order.
   public private(set) var transactions: [[UInt8]] = []
   /// What broke the protocol, in order.
@@ -38,8 +38,8 @@ public struct TM1637Decoder: LineDecoder {
   private var byte: UInt8 = 0
   /// Clocks in the current byte: 0-7 data bits, 8 the acknowledgement slot.
   private var clocks = 0
-  /// The data command in force: auto-increment (true) or fixed address.
-  private var autoIncrement = true
+  /// The registers and display control the transactions wrote.
+  private var chip = TitanMicroRegisters(count: gridCount, registerName: "grid")
 
   /// A chip on lines at the given levels when the capture starts (both idle high).
   public init(clock: Bool = true, data: Bool = true) {
@@ -108,41 +108,9 @@ public struct TM1637Decoder: LineDecoder {
   }
 
   private mutating func execute(_ bytes: [UInt8]) {
-    guard let command = bytes.first else {
-      violations.append("an empty transaction")
-      return
-    }
-    let arguments = bytes.dropFirst()
-    switch command >> 6 {
-    case 0b01:
-      guard command == 0x40 || command == 0x44, arguments.isEmpty else {
-        violations.append("unexpected data command \(bytes)")
-        return
-      }
-      autoIncrement = command == 0x40
-    case 0b11:
-      var address = Int(command & 0x0F)
-      guard autoIncrement || arguments.count == 1 else {
-        violations.append("\(arguments.count) data bytes in fixed address mode")
-        return
-      }
-      for value in arguments {
-        guard address < Self.gridCount else {
-          violations.append("a write past grid 5")
-          return
-        }
-        grids[address] = value
-        address += autoIncrement ? 1 : 0
-      }
-    case 0b10:
-      guard arguments.isEmpty, command & 0x30 == 0 else {
-        violations.append("unexpected display control \(bytes)")
-        return
-      }
-      isDisplayOn = command & 0x08 != 0
-      brightness = Int(command & 0x07)
-    default:
-      violations.append("unknown command \(command)")
+    if let violation = chip.execute(bytes) {
+      violations.append(violation)
     }
   }
+
 }

@@ -48,10 +48,10 @@ struct ConfigurationParser {
     }
     reportSharedPorts(of: parsedDisplays)
     reportSharedBackpacks(of: parsedDisplays)
-    let displays = parsedDisplays.map(\.configuration)
 
     let fieldSections = sections(of: .field)
-    let knownDisplays = KnownDisplays(displays, names: displaySections.map(\.name))
+    let knownDisplays = KnownDisplays(
+      parsedDisplays.map(\.configuration), names: displaySections.map(\.name))
     let fieldParser = FieldSectionParser(displays: knownDisplays)
     let fields = fieldSections.compactMap { name, section in
       read(section) { reader in fieldParser.parse(name: name, reader: &reader) }
@@ -76,6 +76,13 @@ struct ConfigurationParser {
       of: parsedDisplays, fields: fields.map(\.spec), fieldNames: fieldSections.map(\.name))
 
     reportClockLinks(of: fields, fieldNames: fieldSections.map(\.name))
+
+    var boardChecks = TM1638BoardChecks(
+      path: path, suggestions: suggestions,
+      fields: Dictionary(uniqueKeysWithValues: fields.map { ($0.spec.name, $0.spec) }),
+      fieldNames: fieldSections.map(\.name))
+    let displays = parsedDisplays.map { boardChecks.withIndicators($0) }
+    suggestions = boardChecks.suggestions
 
     let hornSections = sections(of: .horn)
     let hornParser = HornSectionParser(
@@ -108,7 +115,15 @@ struct ConfigurationParser {
         keypadParser.parse(name: name, reader: &reader)
       }
     }
-    let keypads = parsedKeypads.map(\.configuration)
+    boardChecks.suggestions = suggestions
+    let boardKeypads = boardChecks.keypads(
+      of: parsedDisplays, keymaps: Dictionary(uniqueKeysWithValues: keymaps.map { ($0.name, $0) }),
+      keymapNames: keymapSections.map(\.name), keypadSections: keypadSections,
+      keypads: parsedKeypads.map(\.configuration))
+    diagnostics += boardChecks.diagnostics
+    suggestions = boardChecks.suggestions
+    // In file order: a board's keypad where its display section is.
+    let keypads = (parsedKeypads.map(\.configuration) + boardKeypads).sorted { $0.line < $1.line }
     reportSharedDevices(of: parsedKeypads)
     reportSharedLines(
       of: parsedDisplays.flatMap(\.gpioLines) + parsedKeypads.flatMap(\.gpioLines)
@@ -132,9 +147,7 @@ struct ConfigurationParser {
       throw ConfigurationError(diagnostics: ordered.map(\.element))
     }
     scoreboard.fields = fields.map(\.spec)
-    scoreboard.displays = displays.map {
-      DisplayLayout(name: $0.name, cellCount: $0.cellCount, isAlphanumeric: $0.isAlphanumeric)
-    }
+    scoreboard.displays = displays.map(\.layout)
     scoreboard.horns = parsedHorns.map(\.configuration.spec)
     scoreboard.labels = labels.map(\.spec)
     return Configuration(
@@ -329,7 +342,7 @@ struct ConfigurationParser {
   }
 
   /// Reports each `long+` binding of a keymap that only keypads other than gpio-buttons
-  /// use, since only those tell a long press. A keymap no keypad uses is not reported, nor
+  /// and TM1638 boards use, since only those tell a long press. A keymap no keypad uses is not reported, nor
   /// one that a keypad with errors names.
   private mutating func reportLongPressBindings(
     of keymaps: [KeymapSectionParser.ParsedKeymap], keypads: [KeypadConfiguration],
@@ -344,14 +357,14 @@ struct ConfigurationParser {
       let name = parsed.keymap.name
       let users = usersByKeymap[name] ?? []
       guard !users.isEmpty, !namedByKeypadsWithErrors.contains(name),
-        !users.contains(where: { if case .gpioButtons = $0.driver { true } else { false } })
+        !users.contains(where: \.tellsLongPresses)
       else { continue }
       let keypadList =
         (users.count == 1 ? "keypad " : "keypads ")
         + Listing.joined(users.lazy.map { "'\($0.name)'" }, conjunction: "and")
       for entry in parsed.longPressEntries {
         report(
-          "long presses come only from gpio-buttons keypads; keymap '\(name)' is used only by "
+          "long presses come only from gpio-buttons keypads and TM1638 boards; keymap '\(name)' is used only by "
             + keypadList, line: entry.line, sectionTitle: parsed.section, key: entry.key)
       }
     }

@@ -1,3 +1,5 @@
+import ScoreboardCore
+
 /// A configured display: a `[display NAME]` section.
 public struct DisplayConfiguration: Hashable, Sendable {
   /// What a display shows once scoreboardd stops (`on-stop`).
@@ -18,16 +20,27 @@ public struct DisplayConfiguration: Hashable, Sendable {
   public var driver: DisplayDriver
   /// What the display shows once scoreboardd stops (`on-stop`).
   public var onStop: FinalFrame
+  /// What lights each of the display's indicator lights (a TM1638 board's `led-1` ...
+  /// `led-8`); nil for a dark one, and empty for a display without lights.
+  public var indicators: [Indicator?]
 
   /// Creates a display configuration.
   public init(
-    name: String, line: Int, cellCount: Int, driver: DisplayDriver, onStop: FinalFrame = .keep
+    name: String, line: Int, cellCount: Int, driver: DisplayDriver, onStop: FinalFrame = .keep,
+    indicators: [Indicator?] = []
   ) {
     self.name = name
     self.line = line
     self.cellCount = cellCount
     self.driver = driver
     self.onStop = onStop
+    self.indicators = indicators
+  }
+
+  /// The display as the model sees it.
+  public var layout: DisplayLayout {
+    DisplayLayout(
+      name: name, cellCount: cellCount, isAlphanumeric: isAlphanumeric, indicators: indicators)
   }
 }
 

@@ -24,6 +24,12 @@ extension DisplayDriver {
       TM1637DisplayOptions.parse(&reader).map(DisplayDriver.tm1637)
     },
     DriverParser(
+      name: "tm1638", keys: TM1638DisplayOptions.keys,
+      requiredKeys: ["digits", "stb", "clk", "dio"]
+    ) { reader in
+      TM1638DisplayOptions.parse(&reader).map(DisplayDriver.tm1638)
+    },
+    DriverParser(
       name: "max7219", keys: MAX7219DisplayOptions.keys,
       requiredKeys: ["digits", "din", "clk", "load"]
     ) { reader in

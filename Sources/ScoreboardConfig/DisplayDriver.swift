@@ -11,6 +11,9 @@ public enum DisplayDriver: Hashable, Sendable {
   case serialText(SerialTextDisplayOptions)
   /// A TM1637 module on two GPIO lines (`driver = tm1637`).
   case tm1637(TM1637DisplayOptions)
+  /// A TM1638 "LED&KEY" board on three GPIO lines, its buttons a keypad when it names a
+  /// keymap (`driver = tm1638`).
+  case tm1638(TM1638DisplayOptions)
   /// A chain of MAX7219 chips on three GPIO lines (`driver = max7219`).
   case max7219(MAX7219DisplayOptions)
   /// A chain of shift registers, one per cell, on GPIO lines

@@ -17,6 +17,9 @@ enum DisplaySectionParser {
     var addressLine: Int
     /// The GPIO lines the display uses, with their keys.
     var gpioLines: [GPIOLineUse]
+    /// The section's entries, for the checks against sections read later (a TM1638
+    /// board's LEDs name fields, its `keymap` a keymap).
+    var entries: [IniEntry]
   }
 
   /// The most cells a display may have.
@@ -40,8 +43,8 @@ enum DisplaySectionParser {
     return Display(
       configuration: configuration, section: reader.section.title,
       portLine: reader.line(of: "port"), templateLine: reader.line(of: "template"),
-      addressLine: reader.line(of: "address"),
-      gpioLines: reader.gpioLineUses)
+      addressLine: reader.line(of: "address"), gpioLines: reader.gpioLineUses,
+      entries: reader.entries)
   }
 
   /// The display's cells: those of its S7S modules, which `digits` may only repeat, or

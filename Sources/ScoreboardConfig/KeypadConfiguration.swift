@@ -19,3 +19,14 @@ public struct KeypadConfiguration: Hashable, Sendable {
     self.driver = driver
   }
 }
+
+extension KeypadConfiguration {
+  /// Whether the keypad tells a long press from a short one: gpio-buttons keypads and
+  /// TM1638 boards.
+  var tellsLongPresses: Bool {
+    switch driver {
+    case .gpioButtons, .tm1638: true
+    case .terminal, .gpioMatrix, .evdev: false
+    }
+  }
+}

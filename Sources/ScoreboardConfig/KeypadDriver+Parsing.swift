@@ -18,5 +18,13 @@ extension KeypadDriver {
     DriverParser(name: "evdev", keys: EvdevKeypadOptions.keys) { reader in
       EvdevKeypadOptions.parse(&reader).map(KeypadDriver.evdev)
     },
+    // A board is one section, its display's: this only says so.
+    DriverParser(name: "tm1638", keys: []) { reader in
+      reader.report(
+        "a TM1638 board's buttons are read through its [display NAME] section: name the "
+          + "keymap there (keymap = KEYMAP), and the keypad takes the display's name",
+        key: "driver")
+      return nil
+    },
   ]
 }

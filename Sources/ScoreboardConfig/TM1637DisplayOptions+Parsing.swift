@@ -13,22 +13,6 @@ extension TM1637DisplayOptions {
     guard let clock, let data, let digits else { return nil }
     return Self(
       clock: clock, data: data, bitDelay: bitDelay ?? .microseconds(100), colon: colon ?? false,
-      gridOrder: gridOrder(digits: digits, reader: &reader))
-  }
-
-  /// `grid-order`, each grid of `digits` once; the grids in order when it is absent or
-  /// wrong (which is reported).
-  private static func gridOrder(digits: Int, reader: inout SectionReader) -> [Int] {
-    let grids = Array(0..<digits)
-    guard let value = reader.entry("grid-order")?.value else { return grids }
-    let words = value.words()
-    let order = words.compactMap { Int($0) }
-    guard order.count == words.count, order.sorted() == grids else {
-      reader.report(
-        "expected each grid from 0 to \(digits - 1) once, the grid of each cell left to right "
-          + "(digits = \(digits)), found \(Listing.found(value))", key: "grid-order")
-      return grids
-    }
-    return order
+      gridOrder: reader.gridOrder(digits: digits))
   }
 }

@@ -21,10 +21,12 @@ public struct Frame: Hashable, Sendable {
   /// segments); nil for the others. A cell's decimal point is in `cells`. The characters
   /// are those of `AlphanumericFont`; a dark cell is a space.
   public var characters: [Character]?
+  /// Whether each indicator light of the display is lit (`DisplayLayout.indicators`).
+  public var indicators: [Bool]
 
   public init(
     cells: [Segments], brightness: Int, isBlank: Bool = false, fieldTexts: [String: String] = [:],
-    colons: [Int]? = nil, characters: [Character]? = nil
+    colons: [Int]? = nil, characters: [Character]? = nil, indicators: [Bool] = []
   ) {
     self.cells = cells
     self.brightness = brightness
@@ -32,6 +34,7 @@ public struct Frame: Hashable, Sendable {
     self.fieldTexts = fieldTexts
     self.colons = colons
     self.characters = characters
+    self.indicators = indicators
   }
 
   /// A dark frame of `cellCount` cells.

@@ -66,7 +66,8 @@ public enum Renderer {
     }
     return Frame(
       cells: cells, brightness: board.brightness, isBlank: board.isBlanked, fieldTexts: texts,
-      colons: colons?.sorted(), characters: characters)
+      colons: colons?.sorted(), characters: characters,
+      indicators: indicators(of: board, display: display))
   }
 
   /// The character a seven-segment pattern stands for on a cell that shows letters: what

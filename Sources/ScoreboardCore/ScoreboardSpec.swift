@@ -79,10 +79,16 @@ public struct DisplayLayout: Hashable, Sendable {
   /// The cells have fourteen segments and show letters: frames carry the character of
   /// each cell (`Frame.characters`).
   public var isAlphanumeric: Bool
+  /// What lights each of the display's indicator lights (a TM1638 board's LEDs); nil for
+  /// a light that stays dark.
+  public var indicators: [Indicator?]
 
-  public init(name: String, cellCount: Int, isAlphanumeric: Bool = false) {
+  public init(
+    name: String, cellCount: Int, isAlphanumeric: Bool = false, indicators: [Indicator?] = []
+  ) {
     self.name = name
     self.cellCount = cellCount
     self.isAlphanumeric = isAlphanumeric
+    self.indicators = indicators
   }
 }

@@ -31,11 +31,7 @@ final class Devices {
       self.watched = watched
     }
 
-    var layout: DisplayLayout {
-      DisplayLayout(
-        name: configuration.name, cellCount: configuration.cellCount,
-        isAlphanumeric: configuration.isAlphanumeric)
-    }
+    var layout: DisplayLayout { configuration.layout }
 
     /// Whether the driver shows the fields as text (a serial text display's template).
     var showsTexts: Bool {
@@ -327,8 +323,10 @@ final class Devices {
     }
     var keptInputs: [String: Input] = [:]
     for input in inputs {
+      // A board's keypad is kept with its display, which is the same object.
       if let keypad = new.keypads.first(where: { $0.name == input.configuration.name }),
-        keypad.driver == input.configuration.driver, !input.isClosed
+        keypad.driver == input.configuration.driver, !input.isClosed,
+        !(input.keypad is TM1638Board) || keptOutputs[keypad.name] != nil
       {
         keptInputs[keypad.name] = input
       } else {
@@ -378,8 +376,8 @@ final class Devices {
     }
     let terminalIndex = terminals.firstIndex { $0.name == display.name } ?? 0
     return DriverFactory.displays(
-      display, spec: configuration.scoreboard, gpio: gpio, i2c: i2c, logger: logger,
-      terminalIndex: terminalIndex, at: now
+      display, spec: configuration.scoreboard, keymaps: configuration.keymaps, gpio: gpio, i2c: i2c,
+      logger: logger, terminalIndex: terminalIndex, at: now
     ).map { cells, driver in
       Output(configuration: display, cells: cells, display: driver)
     }
@@ -400,7 +398,10 @@ final class Devices {
     -> Input
   {
     let driver = try DriverFactory.keypad(
-      keypad, gpio: gpio, kernelDebounce: gpio.supportsKernelDebounce, logger: logger, at: now)
+      keypad, gpio: gpio, kernelDebounce: gpio.supportsKernelDebounce, logger: logger,
+      boardNamed: { [outputs] name in
+        outputs.lazy.compactMap { $0.display as? TM1638Board }.first { $0.name == name }
+      }, at: now)
     return Input(configuration: keypad, keypad: driver)
   }
 

@@ -7,10 +7,11 @@ import ScoreboardSettings
 /// Builds the drivers each `[display]` and `[keypad]` section names.
 enum DriverFactory {
   /// The drivers of one display, each with the cells of the display it shows (several
-  /// S7S modules make one display).
+  /// S7S modules make one display); `keymaps` has the keymap of a TM1638 board's keypad.
   static func displays(
-    _ display: DisplayConfiguration, spec: ScoreboardSpec, gpio: any GPIOBackend,
-    i2c: any I2CBackend, logger: Logger, terminalIndex: Int = 0, at now: Instant
+    _ display: DisplayConfiguration, spec: ScoreboardSpec, keymaps: [String: Keymap] = [:],
+    gpio: any GPIOBackend, i2c: any I2CBackend, logger: Logger, terminalIndex: Int = 0,
+    at now: Instant
   ) -> [(cells: Range<Int>, driver: any SegmentDisplay)] {
     let whole = 0..<display.cellCount
     func gpioDisplay(_ lines: [GPIOLine], _ encoder: any GPIOProtocol) -> any SegmentDisplay {
@@ -53,6 +54,19 @@ enum DriverFactory {
         cellCount: display.cellCount, gridOrder: options.gridOrder, colon: options.colon,
         bitDelay: options.bitDelay)
       return [(whole, gpioDisplay([options.clock, options.data], encoder))]
+    case .tm1638(let options):
+      let encoder = TM1638Protocol(
+        cellCount: display.cellCount, gridOrder: options.gridOrder, bitDelay: options.bitDelay)
+      let buttons = options.keypad.map { keypad in
+        TM1638Board.Buttons(
+          keys: keypad.buttons, scanInterval: keypad.scanInterval, debounce: keypad.debounce,
+          longPress: keypad.longPress,
+          longPressKeys: keymaps[keypad.keymap].map(longPressKeys(of:)) ?? [])
+      }
+      let board = TM1638Board(
+        name: display.name, addresses: [options.strobe, options.clock, options.data],
+        encoder: encoder, buttons: buttons, backend: gpio, logger: logger, at: now)
+      return [(whole, board)]
     case .max7219(let options):
       let encoder = MAX7219Protocol(
         cellCount: display.cellCount,
@@ -79,13 +93,16 @@ enum DriverFactory {
     }
   }
 
+  /// The driver of a keypad; a TM1638 board's is the board `boardNamed` finds, opened as
+  /// a display.
   static func keypad(
     _ keypad: KeypadConfiguration, gpio: any GPIOBackend, kernelDebounce: Bool, logger: Logger,
-    at now: Instant
+    boardNamed: (String) -> TM1638Board? = { _ in nil }, at now: Instant
   ) throws(DaemonError) -> any Keypad {
     do {
       return try openKeypad(
-        keypad, gpio: gpio, kernelDebounce: kernelDebounce, logger: logger, at: now)
+        keypad, gpio: gpio, kernelDebounce: kernelDebounce, logger: logger,
+        boardNamed: boardNamed, at: now)
     } catch let error as DaemonError {
       throw error
     } catch {
@@ -95,18 +112,18 @@ enum DriverFactory {
 
   private static func openKeypad(
     _ keypad: KeypadConfiguration, gpio: any GPIOBackend, kernelDebounce: Bool, logger: Logger,
-    at now: Instant
+    boardNamed: (String) -> TM1638Board?, at now: Instant
   ) throws -> any Keypad {
     switch keypad.driver {
     case .terminal(let options):
       return try TerminalKeypad(name: keypad.name, device: options.device)
     case .gpioButtons(let options):
-      let longPressKeys = Set(keypad.keymap.bindings.keys.filter(\.long).map { Key($0.name) })
       return try GPIOButtonsKeypad(
         name: keypad.name,
         buttons: options.buttons.map { (key: $0.key, line: $0.line) },
         bias: options.bias, activeLow: options.activeLow, debounce: options.debounce,
-        longPress: options.longPress, longPressKeys: longPressKeys, backend: gpio,
+        longPress: options.longPress, longPressKeys: longPressKeys(of: keypad.keymap),
+        backend: gpio,
         kernelDebounce: kernelDebounce, logger: logger)
     case .gpioMatrix(let options):
       return try GPIOMatrixKeypad(
@@ -124,6 +141,17 @@ enum DriverFactory {
         name: keypad.name, selector: selector, grab: options.grab,
         ignoreNumLock: options.ignoreNumLock, numLockLED: options.numLockLED,
         required: options.required, logger: logger, at: now)
+    case .tm1638:
+      guard let board = boardNamed(keypad.name) else {
+        throw DaemonError(
+          "keypad \(keypad.name): its TM1638 board is not open", exitCode: .unavailable)
+      }
+      return board
     }
+  }
+
+  /// The keys `keymap` binds a long press of, in their short form (`BTN_0`).
+  private static func longPressKeys(of keymap: Keymap) -> Set<Key> {
+    Set(keymap.bindings.keys.filter(\.long).map { Key($0.name) })
   }
 }

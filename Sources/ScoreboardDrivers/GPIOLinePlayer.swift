@@ -45,6 +45,8 @@ public struct GPIOLinePlayer {
     /// Where the frame's schedule is: when the last delay played ends; nil before the
     /// frame starts.
     public fileprivate(set) var scheduled: Instant?
+    /// The levels the `sample` steps played so far read, in order.
+    public fileprivate(set) var samples: [Bool] = []
 
     /// `steps`, not started.
     public init(_ steps: [LineStep]) {
@@ -103,7 +105,7 @@ public struct GPIOLinePlayer {
   ///
   /// A `release` turns the line into an input with its bias as it is; a `drive` turns
   /// it back into an output with its settings, driving the step's value; an `expectLow`
-  /// reads it.
+  /// reads it, as a `sample` does, which keeps the level in `samples`.
   ///
   /// - Throws: The error of a line operation that failed, which also stops the frame.
   public func advance(_ playback: inout Playback, on lines: any GPIOLines) throws -> Progress {
@@ -145,6 +147,8 @@ public struct GPIOLinePlayer {
         var settings = outputSettings[line]
         settings.initialValue = value
         try lines.reconfigure(line, as: settings)
+      case .sample(let line):
+        playback.samples.append(try lines.get(line))
       }
     }
     return .finished

@@ -2,8 +2,8 @@ import LinuxIO
 import ScoreboardCore
 import ScoreboardSettings
 
-/// A display driven by bit-banging GPIO lines: a TM1637 module, a MAX7219 chain or a
-/// chain of shift registers, whichever `GPIOProtocol` it speaks.
+/// A display driven by bit-banging GPIO lines: a TM1637 module, a TM1638 board, a MAX7219
+/// chain or a chain of shift registers, whichever `GPIOProtocol` it speaks.
 ///
 /// `show` encodes the frame, sending only what changed, and starts playing it: its steps
 /// up to the first delay that ends more than the player's `longestInlineWait` (20 µs)
@@ -21,6 +21,15 @@ import ScoreboardSettings
 /// The display is also re-initialised every `reinitializeInterval` of its protocol, for
 /// chips that lose their state without telling. The line request is owned by the
 /// display.
+///
+/// A device that has keys (a TM1638 board) is also read with its `GPIOKeyScan`, every
+/// `interval` from the start of the last read, while it is online: a read is a
+/// transaction like a frame, played in pieces on the same schedule rules, never in the
+/// middle of a frame (a read that comes due waits for the frame on the wire to end, and
+/// goes before a frame given meanwhile). Reads are kept for `takeKeyReads()`. A read that
+/// the device does not answer takes the display offline; since such a device has no
+/// acknowledgement, it is back online only once a read is answered again, after the
+/// re-initialisation.
 public final class GPIOSegmentDisplay: SegmentDisplay {
   /// The display's name in the configuration.
   public let name: String
@@ -43,16 +52,28 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   /// When the device was last fully initialised.
   private var initializedAt: Instant?
   private var outage: DisplayOutage?
+  /// How the device's keys are read; nil when they are not.
+  private var keyScan: GPIOKeyScan?
+  /// When the next key read is due; nil before the lines are requested.
+  private var nextKeyReadAt: Instant?
+  /// The key reads not yet taken, oldest first.
+  private var keyReads: [GPIOKeyScan.Read] = []
 
   /// A frame on its way to the device.
   private struct Transfer {
     var playback: GPIOLinePlayer.Playback
     /// When the next piece is due.
     var resumeAt: Instant
-    /// Whether the steps fully initialise the device.
-    var initializes: Bool
+    /// What the steps are: a frame, and whether they fully initialise the device, or a
+    /// key read.
+    var kind: Kind
     /// When the frame was started.
     var startedAt: Instant
+
+    enum Kind {
+      case frame(initializes: Bool)
+      case keyRead
+    }
   }
 
   /// The consumer name the lines are requested under, as `gpioinfo` shows it.
@@ -67,11 +88,14 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   ///   - longestInlineWait: The longest wait slept inside `show` or `service` instead of
   ///     returning to the loop; nil plays every frame to its end in the call that starts
   ///     it, as the driver once did (for comparisons).
+  ///   - keyScan: How the device's keys are read; nil when they are not. The first read
+  ///     is due once the lines are requested.
   public init(
     name: String, addresses: [GPIOLine], encoder: any GPIOProtocol,
     backend: any GPIOBackend, logger: Logger, at now: Instant,
     clock: any LineClock = MonotonicLineClock(),
-    longestInlineWait: Duration? = GPIOLinePlayer.defaultLongestInlineWait
+    longestInlineWait: Duration? = GPIOLinePlayer.defaultLongestInlineWait,
+    keyScan: GPIOKeyScan? = nil
   ) {
     precondition(addresses.count == encoder.lines.count, "one address per line of the protocol")
     self.name = name
@@ -79,6 +103,7 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     self.encoder = encoder
     self.backend = backend
     self.logger = logger
+    self.keyScan = keyScan
     player = GPIOLinePlayer(
       outputSettings: encoder.lines.map(\.settings), clock: clock,
       longestInlineWait: longestInlineWait)
@@ -104,8 +129,9 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     refresh(at: now)
   }
 
-  /// The end of the current delay of the frame being played; else the next try while
-  /// offline, else the next periodic re-initialisation; never a descriptor.
+  /// The end of the current delay of the frame or key read being played; else the next
+  /// try while offline, else the next key read or periodic re-initialisation, whichever
+  /// comes first; never a descriptor.
   public var waitingFor: DeviceWait {
     if let transfer {
       return DeviceWait(deadline: transfer.resumeAt)
@@ -113,13 +139,13 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     if let outage {
       return DeviceWait(deadline: outage.retryAt)
     }
-    guard let interval = encoder.reinitializeInterval, let initializedAt else { return .nothing }
-    return DeviceWait(deadline: initializedAt + interval)
+    let deadlines = [reinitializationDue, nextKeyReadAt].compactMap { $0 }
+    return DeviceWait(deadline: deadlines.min())
   }
 
-  /// Plays the next piece of the frame being played; else tries again an offline display
-  /// when its time has come, or re-initialises the device when the periodic
-  /// re-initialisation is due.
+  /// Plays the next piece of the frame or key read being played; else tries again an
+  /// offline display when its time has come, or re-initialises the device when the
+  /// periodic re-initialisation is due, or starts a key read that is due.
   public func service(_ events: PollLoop.Events, at now: Instant) {
     if transfer != nil {
       advance(at: now)
@@ -134,10 +160,34 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
       }
       return
     }
-    if let deadline = waitingFor.deadline, now >= deadline {
+    if let due = reinitializationDue, now >= due {
       needsInitialization = true
       refresh(at: now)
+    } else if let due = nextKeyReadAt, now >= due {
+      startKeyRead(at: now)
     }
+  }
+
+  /// The key reads played since the last call, oldest first.
+  public func takeKeyReads() -> [GPIOKeyScan.Read] {
+    defer { keyReads.removeAll() }
+    return keyReads
+  }
+
+  /// When the oldest key read not yet taken began; nil when there is none.
+  public var oldestKeyRead: Instant? { keyReads.first?.time }
+
+  /// Reads the keys no more; a read being played is finished and dropped.
+  public func stopKeyScan() {
+    keyScan = nil
+    nextKeyReadAt = nil
+    keyReads.removeAll()
+  }
+
+  /// When the next periodic re-initialisation is due; nil for never.
+  private var reinitializationDue: Instant? {
+    guard let interval = encoder.reinitializeInterval, let initializedAt else { return nil }
+    return initializedAt + interval
   }
 
   /// Finishes the frame being played, so that no transaction is cut in half, then plays
@@ -153,7 +203,9 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
       self.transfer = nil
       do {
         let acknowledged = try player.finish(&transfer.playback, on: lines)
-        needsInitialization = !acknowledged
+        if case .frame = transfer.kind {
+          needsInitialization = !acknowledged
+        }
       } catch {
         return
       }
@@ -172,9 +224,18 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     let initializing = needsInitialization
     let steps = initializing ? encoder.initialize(showing: wanted) : encoder.update(to: wanted)
     wantedIsNewer = false
+    start(steps, kind: .frame(initializes: initializing), at: now)
+  }
+
+  /// Starts playing a key read.
+  private func startKeyRead(at now: Instant) {
+    guard let keyScan, lines != nil else { return }
+    start(keyScan.steps, kind: .keyRead, at: now)
+  }
+
+  private func start(_ steps: [LineStep], kind: Transfer.Kind, at now: Instant) {
     transfer = Transfer(
-      playback: GPIOLinePlayer.Playback(steps), resumeAt: now, initializes: initializing,
-      startedAt: now)
+      playback: GPIOLinePlayer.Playback(steps), resumeAt: now, kind: kind, startedAt: now)
     advance(at: now)
   }
 
@@ -201,15 +262,34 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
       goOffline("no acknowledgement from the device", at: now)
     case .finished:
       self.transfer = nil
-      needsInitialization = false
-      if transfer.initializes {
-        initializedAt = transfer.startedAt
+      switch transfer.kind {
+      case .frame(let initializes):
+        needsInitialization = false
+        if initializes {
+          initializedAt = transfer.startedAt
+        }
+        // A device with keys but no acknowledgement answers only the read.
+        if outage != nil, keyScan != nil {
+          startKeyRead(at: now)
+          return
+        }
+      case .keyRead:
+        guard let keyScan else { break }
+        guard keyScan.isAnswer(transfer.playback.samples) else {
+          goOffline("no answer to the key read", at: now)
+          return
+        }
+        keyReads.append(
+          GPIOKeyScan.Read(samples: transfer.playback.samples, time: transfer.startedAt))
+        nextKeyReadAt = transfer.startedAt + keyScan.interval
       }
       if outage != nil {
         outage = nil
         logger.notice("display \(name): the device answers again; re-initialised")
       }
-      if wantedIsNewer {
+      if let due = nextKeyReadAt, now >= due {
+        startKeyRead(at: now)
+      } else if wantedIsNewer {
         refresh(at: now)
       }
     }
@@ -234,6 +314,7 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     let roles = zip(encoder.lines, addresses).map { "\($0.role)=\($1)" }.joined(separator: ", ")
     logger.info("display \(name): lines \(roles) requested")
     needsInitialization = true
+    nextKeyReadAt = keyScan.map { _ in now }
     guard wanted != nil else {
       outage = nil
       return

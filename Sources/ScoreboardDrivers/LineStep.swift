@@ -17,6 +17,9 @@ public enum LineStep: Hashable, Sendable {
   case expectLow(line: Int)
   /// Take a released line back as an output, driving `value`.
   case drive(line: Int, value: Bool)
+  /// Read a released line that the device drives (a bit of a key read) and keep its
+  /// level: the player hands the frame's samples back in order.
+  case sample(line: Int)
 }
 
 /// Turns frames into line steps for one kind of GPIO display, remembering what the

@@ -35,6 +35,13 @@ struct LineStepWriter {
     }
   }
 
+  /// Waits `duration`, a wait the protocol needs whatever its bit delay.
+  mutating func wait(_ duration: Duration) {
+    if duration > .zero {
+      steps.append(.delay(nanoseconds: duration.nanoseconds))
+    }
+  }
+
   /// Lets go of `line`, which its pull-up takes high.
   mutating func release(_ line: Int) {
     levels[line] = true
@@ -44,6 +51,11 @@ struct LineStepWriter {
   /// Reads released `line`, which the device must hold low.
   mutating func expectLow(_ line: Int) {
     steps.append(.expectLow(line: line))
+  }
+
+  /// Reads released `line`, which the device drives, keeping its level.
+  mutating func sample(_ line: Int) {
+    steps.append(.sample(line: line))
   }
 
   /// Takes `line` back as an output driving `value`, whatever it was before.

@@ -34,27 +34,12 @@ public struct TM1637Protocol: GPIOProtocol {
     static let data = 1
   }
 
-  private enum Command {
-    static let autoIncrement: UInt8 = 0x40
-    static let fixedAddress: UInt8 = 0x44
-    static let firstAddress: UInt8 = 0xC0
-    static let displayOff: UInt8 = 0x80
-    static let displayOn: UInt8 = 0x88
-  }
-
   /// The bit of a grid that drives a decimal point or the colon.
   private static let pointBit: UInt8 = 0x80
   /// The grid whose bit 7 drives the colon of clock modules.
   private static let colonGrid = 1
   /// The cell the colon of clock modules follows.
   private static let colonCell = 1
-
-  /// What the chip holds, as far as the encoder is concerned.
-  private struct Shown: Equatable {
-    /// The used grids, from grid 0, canonical bit order.
-    var grids: [UInt8]
-    var control: UInt8
-  }
 
   /// The cells of the display, at most 6.
   public let cellCount: Int
@@ -70,7 +55,8 @@ public struct TM1637Protocol: GPIOProtocol {
 
   /// How many grids, from grid 0, the display uses.
   private let usedGrids: Int
-  private var shown: Shown?
+  /// The used grids, from grid 0, canonical bit order, and the display control.
+  private var shown: TitanMicroCommands.State?
 
   /// An encoder for a module showing `cellCount` cells (1-6).
   ///
@@ -115,9 +101,9 @@ public struct TM1637Protocol: GPIOProtocol {
     let target = shown(for: frame)
     var writer = idleWriter()
     writer.drive(Line.data, true)
-    transaction([Command.autoIncrement], on: &writer)
-    transaction([Command.firstAddress] + target.grids, on: &writer)
-    transaction([target.control], on: &writer)
+    for bytes in TitanMicroCommands.transactions(from: nil, to: target) {
+      transaction(bytes, on: &writer)
+    }
     shown = target
     return writer.steps
   }
@@ -129,24 +115,8 @@ public struct TM1637Protocol: GPIOProtocol {
     guard let shown else { return initialize(showing: frame) }
     let target = self.shown(for: frame)
     var writer = idleWriter()
-    let changed = target.grids.indices.filter { target.grids[$0] != shown.grids[$0] }
-    if let first = changed.first, let last = changed.last {
-      let run = last - first + 1
-      // Bytes: the data command, the address and the run, against the data command and
-      // an address and a byte per changed grid.
-      if 2 + run < 1 + 2 * changed.count {
-        transaction([Command.autoIncrement], on: &writer)
-        transaction(
-          [Command.firstAddress + UInt8(first)] + target.grids[first...last], on: &writer)
-      } else {
-        transaction([Command.fixedAddress], on: &writer)
-        for grid in changed {
-          transaction([Command.firstAddress + UInt8(grid), target.grids[grid]], on: &writer)
-        }
-      }
-    }
-    if target.control != shown.control {
-      transaction([target.control], on: &writer)
+    for bytes in TitanMicroCommands.transactions(from: shown, to: target) {
+      transaction(bytes, on: &writer)
     }
     self.shown = target
     return writer.steps
@@ -186,7 +156,7 @@ public struct TM1637Protocol: GPIOProtocol {
   }
 
   /// The chip's grids and display control for `frame`.
-  private func shown(for frame: Frame) -> Shown {
+  private func shown(for frame: Frame) -> TitanMicroCommands.State {
     var grids = [UInt8](repeating: 0, count: usedGrids)
     for (cell, grid) in gridOrder.enumerated() {
       let segments = cell < frame.cells.count ? frame.cells[cell] : .blank
@@ -195,9 +165,7 @@ public struct TM1637Protocol: GPIOProtocol {
     if colon, frame.colons?.contains(Self.colonCell) ?? true {
       grids[Self.colonGrid] |= Self.pointBit
     }
-    let brightness = UInt8(min(max(frame.brightness, 0), 15) / 2)
-    return Shown(
-      grids: grids,
-      control: frame.isBlank ? Command.displayOff : Command.displayOn | brightness)
+    return TitanMicroCommands.State(
+      registers: grids, control: TitanMicroCommands.displayControl(for: frame))
   }
 }

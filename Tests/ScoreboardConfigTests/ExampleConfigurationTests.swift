@@ -88,6 +88,23 @@ import Testing
           ]))
       ]),
     Example(
+      file: "tm1638-led-key.conf",
+      display: DisplayConfiguration(
+        name: "board", line: 33, cellCount: 8,
+        driver: .tm1638(
+          TM1638DisplayOptions(
+            strobe: .name("GPIO17"), clock: .name("GPIO27"), data: .name("GPIO22"),
+            bitDelay: .microseconds(2), gridOrder: Array(0..<8),
+            keypad: TM1638KeypadOptions(keymap: "board"))),
+        onStop: .blank,
+        indicators: [
+          .value(field: "possession", equals: 0), nil, .value(field: "period", equals: 1),
+          .value(field: "period", equals: 2), .value(field: "period", equals: 3),
+          .value(field: "period", equals: 4), nil, .value(field: "possession", equals: 1),
+        ]),
+      fields: ["home", "possession", "away", "period"],
+      keypads: ["board": .tm1638(TM1638KeypadOptions(keymap: "board"))]),
+    Example(
       file: "max7219-matrix.conf",
       display: DisplayConfiguration(
         name: "main", line: 45, cellCount: 8,
@@ -198,7 +215,7 @@ import Testing
   }
 
   /// The button examples bind a long press of each team's button to taking a point away.
-  @Test(arguments: ["tm1637-buttons.conf", "large-digits-buttons.conf"])
+  @Test(arguments: ["tm1637-buttons.conf", "large-digits-buttons.conf", "tm1638-led-key.conf"])
   func longPressesTakeAPointAway(_ file: String) throws {
     let configuration = try Configuration.parse(
       try PackageFile.contents(of: "Config/examples/" + file), path: file)

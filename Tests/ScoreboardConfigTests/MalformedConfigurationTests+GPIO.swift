@@ -92,7 +92,8 @@ extension MalformedConfigurationTests {
     .display(
       "tm1637 key on a max7219 display",
       "driver = max7219\ndigits = 8\ndin = GPIO17\nclk = GPIO27\nload = GPIO22\ndio = GPIO23\n",
-      "demo.conf:7: [display main] dio: applies only to driver tm1637, not to driver max7219"),
+      "demo.conf:7: [display main] dio: applies only to drivers tm1637 and tm1638, not to driver max7219"
+    ),
     .display(
       "more digits than the chips drive",
       "driver = max7219\ndigits = 12\ndin = GPIO17\nclk = GPIO27\nload = GPIO22\nchips = 1\n",
@@ -205,7 +206,7 @@ extension MalformedConfigurationTests {
       "long press bound for a terminal keypad",
       "[keymap pad]\nBTN_0 = add home +1\nlong+BTN_0 = add home -1\n"
         + "[keypad console]\ndriver = terminal\nkeymap = pad\n",
-      "demo.conf:9: [keymap pad] long+BTN_0: long presses come only from gpio-buttons keypads; keymap 'pad' is used only by keypad 'console'"
+      "demo.conf:9: [keymap pad] long+BTN_0: long presses come only from gpio-buttons keypads and TM1638 boards; keymap 'pad' is used only by keypad 'console'"
     ),
     .afterBase(
       "long press bound twice, prefixes in another order",

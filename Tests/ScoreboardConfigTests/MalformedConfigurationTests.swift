@@ -178,7 +178,7 @@ import Testing
       text:
         "[display main]\ndriver = hd44780\ndigits = 4\n[field home]\nposition = 1\ndigits = 2\n",
       diagnostics:
-        "demo.conf:2: [display main] driver: unknown driver 'hd44780'; expected terminal, s7s, serial-frame, serial-text, tm1637, max7219, shift-register or ht16k33"
+        "demo.conf:2: [display main] driver: unknown driver 'hd44780'; expected terminal, s7s, serial-frame, serial-text, tm1637, tm1638, max7219, shift-register or ht16k33"
     ),
     MalformedConfiguration(
       problem: "display without driver",

@@ -1,0 +1,9 @@
+/// What lights one indicator light of a display (an LED of a TM1638 board): a field's
+/// committed value, or a running clock.
+public enum Indicator: Hashable, Sendable {
+  /// Lit while the committed value of field `field` is `value` (a number, or the index
+  /// of a list value).
+  case value(field: String, equals: Int)
+  /// Lit while clock `clock` runs.
+  case running(clock: String)
+}

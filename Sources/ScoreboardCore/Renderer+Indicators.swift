@@ -1,0 +1,17 @@
+extension Renderer {
+  /// Whether each indicator light of `display` is lit on `board`: a light without an
+  /// indicator, or whose field is not on the board, is dark.
+  public static func indicators(of board: Scoreboard, display: DisplayLayout) -> [Bool] {
+    let fields = board.spec.fields
+    func index(of name: String) -> Int? {
+      fields.firstIndex { $0.name == name }
+    }
+    return display.indicators.map { indicator in
+      switch indicator {
+      case .value(let name, let value)?: index(of: name).map { board.values[$0] == value } ?? false
+      case .running(let name)?: index(of: name).flatMap { board.clocks[$0]?.isRunning } ?? false
+      case nil: false
+      }
+    }
+  }
+}
