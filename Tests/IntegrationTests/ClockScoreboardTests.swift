@@ -173,8 +173,13 @@ import Testing
       let zeroAfter = events[1].time - sent
       #expect(abs(zeroAfter - 3.0) <= 0.5, "zero \(zeroAfter) s after start")
       #expect(events[2].time - events[1].time < 0.1, "the horn sounds at zero")
-      let hornFor = events[3].time - events[2].time
-      #expect(hornFor >= 0.4 && hornFor <= 1.0, "the horn sounded \(hornFor) s (500 ms)")
+      // A line is noted when this process reads it, which a busy machine can delay: the
+      // horn's end is judged against the start, which the daemon took after `sent`, so it
+      // cannot come before 3.5 s (3 s to zero, then 500 ms) however late the readings.
+      let offAfter = events[3].time - sent
+      #expect(
+        offAfter >= 3.45 && offAfter <= 4.5,
+        "the horn stopped \(offAfter) s after the start (3 s to zero, then 500 ms)")
     }
 
     #expect(board.module.waitUntilShowing("  0.0"), "\(board.module.reading)")
