@@ -36,6 +36,16 @@ let package = Package(
       name: "LinuxIO", dependencies: ["CScoreboardLinux", "ScoreboardSettings"],
       // Debug builds record system calls for tests that look at them (SystemCallTrace).
       swiftSettings: [.define("SYSTEM_CALL_TRACE", .when(configuration: .debug))]),
+    // libmosquitto, the MQTT client library, from the system (apt: libmosquitto-dev).
+    .systemLibrary(
+      name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+    // C shim over libmosquitto: the client on a thread of its own (name resolution and
+    // connecting block), its events queued for the loop behind an eventfd.
+    .target(name: "CScoreboardMQTT", dependencies: ["CMosquitto"]),
+    // MQTT: the broker link, the state document, commands and Home Assistant discovery.
+    .target(
+      name: "ScoreboardMQTT",
+      dependencies: ["ScoreboardCore", "ScoreboardSettings", "CScoreboardMQTT"]),
     // Keypad sources and display sinks.
     .target(
       name: "ScoreboardDrivers", dependencies: ["ScoreboardCore", "ScoreboardSettings", "LinuxIO"]),
@@ -44,6 +54,7 @@ let package = Package(
       name: "ScoreboardDaemon",
       dependencies: [
         "ScoreboardCore", "ScoreboardSettings", "ScoreboardConfig", "LinuxIO", "ScoreboardDrivers",
+        "ScoreboardMQTT",
       ]
     ),
     .executableTarget(name: "scoreboardd", dependencies: ["ScoreboardDaemon"]),
@@ -84,6 +95,9 @@ let package = Package(
     .testTarget(
       name: "ScoreboardConfigTests",
       dependencies: ["ScoreboardConfig", "ScoreboardSettings", "TestExpectations"]),
+    .testTarget(
+      name: "ScoreboardMQTTTests",
+      dependencies: ["ScoreboardMQTT", "ScoreboardCore", "ScoreboardSettings", "TestExpectations"]),
     .testTarget(
       name: "LinuxIOTests",
       dependencies: ["LinuxIO", "ScoreboardSettings", "TestExpectations", "TestSupport"]),

@@ -1,0 +1,3 @@
+#ifndef SCOREBOARD_MQTT_H
+#define SCOREBOARD_MQTT_H
+#endif

@@ -1,0 +1,1 @@
+#include "scoreboard_mqtt.h"
