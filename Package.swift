@@ -109,7 +109,10 @@ let package = Package(
       ]),
     .testTarget(
       name: "IntegrationTests",
-      dependencies: ["scoreboardd", "scoreboardctl", "LinuxIO", "ProtocolDecoders", "TestSupport"]),
+      dependencies: [
+        "scoreboardd", "scoreboardctl", "LinuxIO", "ProtocolDecoders", "ScoreboardMQTT",
+        "TestSupport",
+      ]),
     // The control server in a real poll loop, and scoreboardctl spawned against it.
     .testTarget(
       name: "ControlTests",

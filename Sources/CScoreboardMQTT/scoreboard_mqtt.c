@@ -1,1 +1,443 @@
+#define _GNU_SOURCE
 #include "scoreboard_mqtt.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <mosquitto.h>
+#include <mqtt_protocol.h>
+
+// Messages waiting beyond this are dropped (a flood of commands), and so are payloads
+// larger than a state document could ever be.
+enum { MAX_QUEUED_MESSAGES = 1000, MAX_PAYLOAD = 65536, MAX_SUBSCRIPTIONS = 16 };
+enum { FIRST_BACKOFF_MS = 1000, LAST_BACKOFF_MS = 60000 };
+
+typedef struct queued_event {
+  sbm_event event;
+  struct queued_event *next;
+} queued_event;
+
+struct sbm_client {
+  struct mosquitto *mosq;
+  char *host;
+  int port;
+  int keepalive;
+  int event_fd;
+  pthread_t thread;
+  int started;
+
+  pthread_mutex_t lock;
+  pthread_cond_t wake;
+  // Under `lock`:
+  int stopping;
+  int finished;
+  int abandoned;
+  int connected;
+  // A connection attempt's end was reported (by a callback or the worker).
+  int attempt_reported;
+  // The broker accepted the last connection: the back-off starts again at its first.
+  int accepted;
+  queued_event *head;
+  queued_event *tail;
+  int queued_messages;
+  char *last_log_error;
+  struct {
+    char *topic;
+    int qos;
+  } subscriptions[MAX_SUBSCRIPTIONS];
+  int subscription_count;
+};
+
+static pthread_once_t library_once = PTHREAD_ONCE_INIT;
+
+static void initialize_library(void) { mosquitto_lib_init(); }
+
+static char *copy_string(const char *text) { return text ? strdup(text) : NULL; }
+
+static uint8_t *copy_bytes(const void *bytes, size_t length) {
+  uint8_t *copy = malloc(length ? length : 1);
+  if (copy && length) memcpy(copy, bytes, length);
+  return copy;
+}
+
+// Appends an event; called with `lock` held. Takes the event's buffers.
+static void push_locked(sbm_client *client, const sbm_event *event) {
+  if (event->kind == SBM_MESSAGE && client->queued_messages >= MAX_QUEUED_MESSAGES) {
+    sbm_event copy = *event;
+    sbm_event_free(&copy);
+    return;
+  }
+  queued_event *node = calloc(1, sizeof *node);
+  if (!node) {
+    sbm_event copy = *event;
+    sbm_event_free(&copy);
+    return;
+  }
+  node->event = *event;
+  if (client->tail)
+    client->tail->next = node;
+  else
+    client->head = node;
+  client->tail = node;
+  if (event->kind == SBM_MESSAGE) client->queued_messages++;
+  uint64_t one = 1;
+  ssize_t written;
+  do {
+    written = write(client->event_fd, &one, sizeof one);
+  } while (written < 0 && errno == EINTR);
+}
+
+// A DISCONNECTED event for the end of an attempt; called with `lock` held.
+static void report_end_locked(sbm_client *client, int code, const char *reason) {
+  sbm_event event = {.kind = SBM_DISCONNECTED, .code = code};
+  const char *log = client->last_log_error;
+  size_t length = strlen(reason) + (log ? strlen(log) + 3 : 0) + 1;
+  event.text = malloc(length);
+  if (event.text) {
+    if (log && code == MOSQ_ERR_TLS)
+      snprintf(event.text, length, "%s (%s)", reason, log);
+    else
+      snprintf(event.text, length, "%s", reason);
+  }
+  client->connected = 0;
+  client->attempt_reported = 1;
+  push_locked(client, &event);
+}
+
+static void on_connect(struct mosquitto *mosq, void *object, int code, int flags,
+                       const mosquitto_property *properties) {
+  (void)flags;
+  (void)properties;
+  sbm_client *client = object;
+  pthread_mutex_lock(&client->lock);
+  if (code == 0) {
+    client->connected = 1;
+    client->accepted = 1;
+    free(client->last_log_error);
+    client->last_log_error = NULL;
+    for (int index = 0; index < client->subscription_count; index++) {
+      mosquitto_subscribe_v5(mosq, NULL, client->subscriptions[index].topic,
+                             client->subscriptions[index].qos, 0, NULL);
+    }
+    sbm_event event = {.kind = SBM_CONNECTED};
+    push_locked(client, &event);
+  } else {
+    report_end_locked(client, code, mosquitto_reason_string(code));
+  }
+  pthread_mutex_unlock(&client->lock);
+}
+
+static void on_disconnect(struct mosquitto *mosq, void *object, int code,
+                          const mosquitto_property *properties) {
+  (void)mosq;
+  (void)properties;
+  sbm_client *client = object;
+  pthread_mutex_lock(&client->lock);
+  if (client->connected && !client->stopping) {
+    const char *reason = code == MOSQ_ERR_CONN_LOST || code == MOSQ_ERR_KEEPALIVE
+                             ? mosquitto_strerror(code)
+                             : mosquitto_reason_string(code);
+    report_end_locked(client, code, reason);
+  }
+  client->connected = 0;
+  pthread_mutex_unlock(&client->lock);
+}
+
+static void on_message(struct mosquitto *mosq, void *object, const struct mosquitto_message *message,
+                       const mosquitto_property *properties) {
+  (void)mosq;
+  sbm_client *client = object;
+  if (message->payloadlen < 0 || message->payloadlen > MAX_PAYLOAD) return;
+  sbm_event event = {.kind = SBM_MESSAGE, .retained = message->retain};
+  event.topic = copy_string(message->topic);
+  event.payload = copy_bytes(message->payload, (size_t)message->payloadlen);
+  event.payload_length = (size_t)message->payloadlen;
+  char *response_topic = NULL;
+  if (mosquitto_property_read_string(properties, MQTT_PROP_RESPONSE_TOPIC, &response_topic,
+                                     false)) {
+    event.response_topic = response_topic;
+  }
+  void *correlation = NULL;
+  uint16_t correlation_length = 0;
+  if (mosquitto_property_read_binary(properties, MQTT_PROP_CORRELATION_DATA, &correlation,
+                                     &correlation_length, false)) {
+    event.correlation = correlation;
+    event.correlation_length = correlation_length;
+  }
+  if (!event.topic || !event.payload) {
+    sbm_event_free(&event);
+    return;
+  }
+  pthread_mutex_lock(&client->lock);
+  push_locked(client, &event);
+  pthread_mutex_unlock(&client->lock);
+}
+
+static void on_log(struct mosquitto *mosq, void *object, int level, const char *text) {
+  (void)mosq;
+  if (level != MOSQ_LOG_ERR || !text) return;
+  sbm_client *client = object;
+  pthread_mutex_lock(&client->lock);
+  free(client->last_log_error);
+  client->last_log_error = strdup(text);
+  pthread_mutex_unlock(&client->lock);
+}
+
+static void free_client(sbm_client *client) {
+  if (client->mosq) mosquitto_destroy(client->mosq);
+  sbm_event event;
+  while (sbm_client_next_event(client, &event)) sbm_event_free(&event);
+  for (int index = 0; index < client->subscription_count; index++)
+    free(client->subscriptions[index].topic);
+  free(client->last_log_error);
+  free(client->host);
+  if (client->event_fd >= 0) close(client->event_fd);
+  pthread_cond_destroy(&client->wake);
+  pthread_mutex_destroy(&client->lock);
+  free(client);
+}
+
+sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) {
+  pthread_once(&library_once, initialize_library);
+  *error_text = NULL;
+  sbm_client *client = calloc(1, sizeof *client);
+  if (!client) {
+    *error_text = "out of memory";
+    return NULL;
+  }
+  client->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  pthread_mutex_init(&client->lock, NULL);
+  pthread_condattr_t attributes;
+  pthread_condattr_init(&attributes);
+  pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+  pthread_cond_init(&client->wake, &attributes);
+  pthread_condattr_destroy(&attributes);
+  client->host = copy_string(options->host);
+  client->port = options->port;
+  client->keepalive = options->keepalive_seconds;
+  client->mosq = mosquitto_new(options->client_id, true, client);
+  if (client->event_fd < 0 || !client->host || !client->mosq) {
+    int error = errno;
+    *error_text = client->event_fd < 0 ? "cannot make an eventfd" : "cannot make an MQTT client";
+    free_client(client);
+    errno = error;
+    return NULL;
+  }
+  struct mosquitto *mosq = client->mosq;
+  mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
+  mosquitto_threaded_set(mosq, true);
+  mosquitto_connect_v5_callback_set(mosq, on_connect);
+  mosquitto_disconnect_v5_callback_set(mosq, on_disconnect);
+  mosquitto_message_v5_callback_set(mosq, on_message);
+  mosquitto_log_callback_set(mosq, on_log);
+  int rc = MOSQ_ERR_SUCCESS;
+  if (options->username || options->password) {
+    rc = mosquitto_username_pw_set(mosq, options->username, options->password);
+    if (rc) *error_text = "the user name or password is not accepted";
+  }
+  if (!rc && options->tls) {
+    rc = mosquitto_tls_set(mosq, options->ca_file, options->ca_file ? NULL : "/etc/ssl/certs",
+                           NULL, NULL, NULL);
+    if (!rc) rc = mosquitto_tls_opts_set(mosq, 1, NULL, NULL);
+    if (rc) *error_text = "the CA file cannot be used for TLS";
+  }
+  if (!rc && options->will_topic) {
+    rc = mosquitto_will_set_v5(mosq, options->will_topic, (int)strlen(options->will_payload),
+                               options->will_payload, options->will_qos, options->will_retain,
+                               NULL);
+    if (rc) *error_text = "the will is not accepted";
+  }
+  if (rc) {
+    free_client(client);
+    errno = EINVAL;
+    return NULL;
+  }
+  return client;
+}
+
+// Waits `milliseconds`, or until stopping; called with `lock` held. Returns `stopping`.
+static int wait_locked(sbm_client *client, int milliseconds) {
+  struct timespec until;
+  clock_gettime(CLOCK_MONOTONIC, &until);
+  until.tv_sec += milliseconds / 1000;
+  until.tv_nsec += (long)(milliseconds % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec++;
+    until.tv_nsec -= 1000000000L;
+  }
+  while (!client->stopping) {
+    if (pthread_cond_timedwait(&client->wake, &client->lock, &until) == ETIMEDOUT) break;
+  }
+  return client->stopping;
+}
+
+static const char *attempt_error(int code, int error) {
+  return code == MOSQ_ERR_ERRNO ? strerror(error) : mosquitto_strerror(code);
+}
+
+static void *run_worker(void *argument) {
+  sbm_client *client = argument;
+  int backoff = FIRST_BACKOFF_MS;
+  int first = 1;
+  pthread_mutex_lock(&client->lock);
+  while (!client->stopping) {
+    client->attempt_reported = 0;
+    client->accepted = 0;
+    pthread_mutex_unlock(&client->lock);
+    // Name resolution and the start of the TCP connection happen here, off the loop.
+    int rc = first ? mosquitto_connect_async(client->mosq, client->host, client->port,
+                                             client->keepalive)
+                   : mosquitto_reconnect_async(client->mosq);
+    int error = errno;
+    if (rc == MOSQ_ERR_SUCCESS) first = 0;
+    // After sbm_client_stop, a few more rounds write the DISCONNECT (and what was
+    // published before it); then the worker ends.
+    int rounds_left = -1;
+    while (rc == MOSQ_ERR_SUCCESS && rounds_left != 0) {
+      rc = mosquitto_loop(client->mosq, rounds_left < 0 ? 1000 : 100, 1);
+      error = errno;
+      pthread_mutex_lock(&client->lock);
+      if (client->stopping && rounds_left < 0) rounds_left = 5;
+      pthread_mutex_unlock(&client->lock);
+      if (rounds_left > 0) rounds_left--;
+    }
+    const char *reason = attempt_error(rc, error);
+    pthread_mutex_lock(&client->lock);
+    if (client->stopping) break;
+    if (!client->attempt_reported) report_end_locked(client, rc, reason);
+    client->connected = 0;
+    backoff = client->accepted ? FIRST_BACKOFF_MS : backoff;
+    if (wait_locked(client, backoff)) break;
+    backoff = backoff * 2 > LAST_BACKOFF_MS ? LAST_BACKOFF_MS : backoff * 2;
+  }
+  client->finished = 1;
+  int abandoned = client->abandoned;
+  pthread_mutex_unlock(&client->lock);
+  if (abandoned) free_client(client);
+  return NULL;
+}
+
+int sbm_client_start(sbm_client *client) {
+  int error = pthread_create(&client->thread, NULL, run_worker, client);
+  if (!error) client->started = 1;
+  return error;
+}
+
+int sbm_client_event_fd(const sbm_client *client) { return client->event_fd; }
+
+int sbm_client_next_event(sbm_client *client, sbm_event *event) {
+  pthread_mutex_lock(&client->lock);
+  queued_event *node = client->head;
+  if (node) {
+    client->head = node->next;
+    if (!client->head) client->tail = NULL;
+    if (node->event.kind == SBM_MESSAGE) client->queued_messages--;
+    *event = node->event;
+    free(node);
+  }
+  if (!client->head) {
+    uint64_t count;
+    ssize_t got;
+    do {
+      got = read(client->event_fd, &count, sizeof count);
+    } while (got < 0 && errno == EINTR);
+  }
+  pthread_mutex_unlock(&client->lock);
+  return node != NULL;
+}
+
+void sbm_event_free(sbm_event *event) {
+  free(event->text);
+  free(event->topic);
+  free(event->payload);
+  free(event->response_topic);
+  free(event->correlation);
+  memset(event, 0, sizeof *event);
+}
+
+int sbm_client_subscribe(sbm_client *client, const char *topic, int qos) {
+  pthread_mutex_lock(&client->lock);
+  int rc = MOSQ_ERR_SUCCESS;
+  if (client->subscription_count == MAX_SUBSCRIPTIONS) {
+    rc = MOSQ_ERR_NOMEM;
+  } else {
+    char *copy = strdup(topic);
+    if (!copy) {
+      rc = MOSQ_ERR_NOMEM;
+    } else {
+      client->subscriptions[client->subscription_count].topic = copy;
+      client->subscriptions[client->subscription_count].qos = qos;
+      client->subscription_count++;
+      if (client->connected) rc = mosquitto_subscribe_v5(client->mosq, NULL, topic, qos, 0, NULL);
+    }
+  }
+  pthread_mutex_unlock(&client->lock);
+  return rc;
+}
+
+int sbm_client_publish(sbm_client *client, const char *topic, const void *payload,
+                       size_t payload_length, int qos, int retain, const char *response_topic,
+                       const void *correlation, size_t correlation_length) {
+  if (payload_length > MAX_PAYLOAD * 4) return MOSQ_ERR_PAYLOAD_SIZE;
+  pthread_mutex_lock(&client->lock);
+  int connected = client->connected;
+  pthread_mutex_unlock(&client->lock);
+  // Offline, libmosquitto would queue QoS 1 messages without limit: the state is
+  // published again on connecting instead.
+  if (!connected) return MOSQ_ERR_NO_CONN;
+  mosquitto_property *properties = NULL;
+  int rc = MOSQ_ERR_SUCCESS;
+  if (response_topic)
+    rc = mosquitto_property_add_string(&properties, MQTT_PROP_RESPONSE_TOPIC, response_topic);
+  if (!rc && correlation)
+    rc = mosquitto_property_add_binary(&properties, MQTT_PROP_CORRELATION_DATA, correlation,
+                                       (uint16_t)correlation_length);
+  if (!rc)
+    rc = mosquitto_publish_v5(client->mosq, NULL, topic, (int)payload_length, payload, qos,
+                              retain, properties);
+  mosquitto_property_free_all(&properties);
+  return rc;
+}
+
+const char *sbm_error_text(int code) { return mosquitto_strerror(code); }
+
+void sbm_client_stop(sbm_client *client, int wait_milliseconds) {
+  if (!client->started) {
+    free_client(client);
+    return;
+  }
+  pthread_mutex_lock(&client->lock);
+  client->stopping = 1;
+  pthread_cond_broadcast(&client->wake);
+  pthread_mutex_unlock(&client->lock);
+  // The broker publishes the will (`offline`) for this DISCONNECT as for a lost one.
+  mosquitto_disconnect_v5(client->mosq, MQTT_RC_DISCONNECT_WITH_WILL_MSG, NULL);
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += wait_milliseconds / 1000;
+  until.tv_nsec += (long)(wait_milliseconds % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec++;
+    until.tv_nsec -= 1000000000L;
+  }
+  if (pthread_timedjoin_np(client->thread, NULL, &until) == 0) {
+    free_client(client);
+    return;
+  }
+  pthread_mutex_lock(&client->lock);
+  int finished = client->finished;
+  if (!finished) client->abandoned = 1;
+  pthread_mutex_unlock(&client->lock);
+  if (finished) {
+    pthread_join(client->thread, NULL);
+    free_client(client);
+  } else {
+    pthread_detach(client->thread);
+  }
+}

@@ -302,6 +302,10 @@ enum SystemCall {
     call("socket") { sbl_unix_socket() }
   }
 
+  static func internetSocket(family: CInt) -> CInt {
+    call("socket") { Glibc.socket(family, CInt(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0) }
+  }
+
   static func datagramSocket() -> CInt {
     call("socket") { Glibc.socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0) }
   }

@@ -10,6 +10,13 @@ public enum WallClock {
     return Int64(time.tv_sec)
   }
 
+  /// Milliseconds since the epoch: the instants boards on other machines compare.
+  public static func nowMilliseconds() -> Int64 {
+    var time = timespec()
+    _ = SystemCall.clockGetTime(CLOCK_REALTIME, &time)
+    return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec / 1_000_000)
+  }
+
   /// `seconds` since the epoch as local time in ISO 8601 with its offset from UTC, such
   /// as `2026-12-01T10:32:05+01:00` (the time zone of `TZ` or `/etc/localtime`).
   public static func timestamp(_ seconds: Int64) -> String {

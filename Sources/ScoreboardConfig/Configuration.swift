@@ -1,4 +1,5 @@
 import ScoreboardCore
+import ScoreboardSettings
 
 /// Everything the daemon is configured with: the scoreboard's fields, displays and
 /// timings, the devices that show and feed it, and what their keys do.
@@ -21,12 +22,14 @@ public struct Configuration: Hashable, Sendable {
   public var keymaps: [String: Keymap]
   /// The horns and buzzers, in file order.
   public var horns: [HornConfiguration]
+  /// The venue's MQTT broker and this board's topics there; nil: no MQTT.
+  public var mqtt: MQTTSettings?
 
   /// Creates a configuration.
   public init(
     path: String, scoreboard: ScoreboardSpec, service: ServiceSettings = ServiceSettings(),
     displays: [DisplayConfiguration], keypads: [KeypadConfiguration], keymaps: [String: Keymap],
-    horns: [HornConfiguration] = []
+    horns: [HornConfiguration] = [], mqtt: MQTTSettings? = nil
   ) {
     self.path = path
     self.scoreboard = scoreboard
@@ -35,6 +38,7 @@ public struct Configuration: Hashable, Sendable {
     self.keypads = keypads
     self.keymaps = keymaps
     self.horns = horns
+    self.mqtt = mqtt
   }
 
   /// Reads and checks a configuration file's text; `path` names the file in diagnostics.

@@ -42,6 +42,11 @@ struct ConfigurationParser {
       (scoreboard, service) = read(section) { reader in ScoreboardSectionParser.parse(&reader) }
     }
 
+    var mqtt: MQTTSettings?
+    for (_, section) in sections(of: .mqtt) {
+      mqtt = read(section) { reader in MQTTSectionParser.parse(&reader) }
+    }
+
     let displaySections = sections(of: .display)
     let parsedDisplays = displaySections.compactMap { name, section in
       read(section) { reader in DisplaySectionParser.parse(name: name, reader: &reader) }
@@ -153,7 +158,7 @@ struct ConfigurationParser {
     return Configuration(
       path: path, scoreboard: scoreboard, service: service, displays: displays,
       keypads: keypads, keymaps: Dictionary(uniqueKeysWithValues: keymaps.map { ($0.name, $0) }),
-      horns: parsedHorns.map(\.configuration))
+      horns: parsedHorns.map(\.configuration), mqtt: mqtt)
   }
 
   /// Reports a clock that follows something other than another clock, or that follows a

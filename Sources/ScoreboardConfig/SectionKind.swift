@@ -7,10 +7,12 @@ enum SectionKind: String, CaseIterable {
   case keymap
   case horn
   case label
+  case mqtt
 
-  /// Whether sections of this kind carry a name (`[field home]`); only `[scoreboard]` does not.
+  /// Whether sections of this kind carry a name (`[field home]`); `[scoreboard]` and
+  /// `[mqtt]` do not.
   var isNamed: Bool {
-    self != .scoreboard
+    self != .scoreboard && self != .mqtt
   }
 
   /// A header of this kind, for messages: `[field home]`.
@@ -22,6 +24,7 @@ enum SectionKind: String, CaseIterable {
     case .keypad, .keymap: "[\(rawValue) numpad]"
     case .horn: "[horn main]"
     case .label: "[label home-name]"
+    case .mqtt: "[mqtt]"
     }
   }
 }

@@ -15,7 +15,9 @@ extension ControlStatus {
       + "\"displays\":\(Self.json(displays)),\"keypads\":\(Self.json(keypads)),"
       + "\"stateFile\":\(Self.json(stateFile))"
       + (clocks.isEmpty ? "" : ",\"clocks\":\(Self.json(clocks, key: "running"))")
-      + (horns.isEmpty ? "" : ",\"horns\":\(Self.json(horns, key: "sounding"))") + "}"
+      + (horns.isEmpty ? "" : ",\"horns\":\(Self.json(horns, key: "sounding"))")
+      + (mqtt.map { ",\"mqtt\":{\"connected\":\($0.isConnected)"
+        + ($0.isStale.map { ",\"stale\":\($0)" } ?? "") + "}" } ?? "") + "}"
   }
 
   /// `{"game":{"running":true},...}`.

@@ -57,6 +57,21 @@ public struct ControlStatus: Hashable, Sendable {
   public var clocks: [Switch] = []
   /// The horns and whether each sounds, in configuration order; empty without horns.
   public var horns: [Switch] = []
+  /// The link to the MQTT broker, on a board that has one.
+  public var mqtt: MQTTLink?
+
+  /// Whether the board is connected to its MQTT broker and, on a mirror, whether what it
+  /// shows is stale (its source or the broker is away).
+  public struct MQTTLink: Hashable, Sendable {
+    public var isConnected: Bool
+    /// nil on a board that is not a mirror.
+    public var isStale: Bool?
+
+    public init(isConnected: Bool, isStale: Bool? = nil) {
+      self.isConnected = isConnected
+      self.isStale = isStale
+    }
+  }
 
   /// A clock that runs or not, a horn that sounds or not.
   public struct Switch: Hashable, Sendable {
@@ -117,6 +132,8 @@ public struct ControlStatus: Hashable, Sendable {
       ]
       + (clocks.isEmpty ? [] : ["clocks=" + Self.text(of: clocks, on: "running", off: "stopped")])
       + (horns.isEmpty ? [] : ["horns=" + Self.text(of: horns, on: "on", off: "off")])
+      + (mqtt.map { ["mqtt=" + ($0.isConnected ? "connected" : "disconnected")] } ?? [])
+      + (mqtt?.isStale.map { ["mirror=" + ($0 ? "stale" : "live")] } ?? [])
     return "ok " + words.joined(separator: " ")
   }
 
@@ -132,6 +149,23 @@ public struct ControlStatus: Hashable, Sendable {
     var words = line.dropFirst(3).split(separator: " ").map(String.init)
     var horns: [Switch] = []
     var clocks: [Switch] = []
+    var isStale: Bool?
+    var mqtt: MQTTLink?
+    if let last = words.last, last.hasPrefix("mirror=") {
+      guard last == "mirror=live" || last == "mirror=stale" else {
+        throw ControlSyntaxError(description: "expected mirror=live or mirror=stale, found '\(last)'")
+      }
+      isStale = last == "mirror=stale"
+      words.removeLast()
+    }
+    if let last = words.last, last.hasPrefix("mqtt=") {
+      guard last == "mqtt=connected" || last == "mqtt=disconnected" else {
+        throw ControlSyntaxError(
+          description: "expected mqtt=connected or mqtt=disconnected, found '\(last)'")
+      }
+      mqtt = MQTTLink(isConnected: last == "mqtt=connected", isStale: isStale)
+      words.removeLast()
+    }
     if let last = words.last, last.hasPrefix("horns=") {
       horns = try Self.switches(String(last.dropFirst(6)), "horns", on: "on", off: "off")
       words.removeLast()
@@ -175,6 +209,7 @@ public struct ControlStatus: Hashable, Sendable {
       keypads: try Self.devices(values[4], "keypads"), stateFile: try Self.stateFile(values[5]))
     self.clocks = clocks
     self.horns = horns
+    self.mqtt = mqtt
   }
 
   /// `game:running,shot:stopped`.

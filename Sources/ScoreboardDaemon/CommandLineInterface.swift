@@ -130,6 +130,12 @@ public enum CommandLineInterface {
         if !configuration.scoreboard.labels.isEmpty {
           parts.append(count(configuration.scoreboard.labels.count, "label"))
         }
+        if let mqtt = configuration.mqtt {
+          try MQTTLink.checkFiles(mqtt)
+          parts.append(
+            mqtt.mirror.map { "mirror of \($0.source) on \(mqtt.brokerURL)" }
+              ?? "MQTT \(mqtt.brokerURL) as \(mqtt.baseTopic)")
+        }
         write("\(path): valid (\(parts.joined(separator: ", ")))\n", to: .standardOutput)
         return .success
       } catch {

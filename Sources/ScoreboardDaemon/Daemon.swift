@@ -2,6 +2,8 @@ import LinuxIO
 import ScoreboardConfig
 import ScoreboardCore
 import ScoreboardDrivers
+import ScoreboardMQTT
+import ScoreboardSettings
 
 /// The running scoreboard: keypads and the control socket in, the model in the middle,
 /// displays out, all on one thread around one `poll()`.
@@ -26,6 +28,8 @@ public final class Daemon {
   private let reporter: StatusReporter
   private var devices: Devices!
   private var control: ControlServer?
+  /// The link to the venue's MQTT broker, when `[mqtt]` is configured.
+  private var mqtt: MQTTLink?
   /// When the board next changes by itself.
   private var boardDeadline: Instant?
   /// A value or a device's state changed since STATUS= was last worked out.
@@ -79,6 +83,13 @@ public final class Daemon {
     devices.onTerminalHangUp = { [unowned self] in
       self.stop(because: "the terminal hung up")
     }
+    do {
+      try openMQTT(configuration.mqtt)
+    } catch {
+      devices.close(finalFrames: nil)
+      control?.close()
+      throw error
+    }
   }
 
   /// Runs until SIGINT or SIGTERM, or until the terminal of the demo hangs up; then
@@ -86,6 +97,7 @@ public final class Daemon {
   public func run() throws(DaemonError) {
     logger.sink.hold()
     defer {
+      mqtt?.close()
       devices.close(finalFrames: logic.board.settled)
       control?.close()
       logger.sink.release()
@@ -101,6 +113,7 @@ public final class Daemon {
     let status = statusLine()
     logger.info("started: " + status)
     reporter.ready(status, at: now)
+    try mqtt?.start()
 
     while !stopRequested {
       if reloadRequested {
@@ -166,6 +179,8 @@ public final class Daemon {
     }
     var answer = reaction.answer
     if reaction.changesState {
+      mqtt?.publish(logic.board, at: now)
+      mqtt?.forward(ForwardedActions.requests(for: reaction.events, spec: logic.board.spec))
       statusMayHaveChanged = true
       let health = store.health
       let saved = store.save(logic.savedState, at: now)
@@ -277,15 +292,27 @@ public final class Daemon {
 
   /// What `status` answers.
   func controlStatus() -> ControlStatus {
-    ControlStatus(
+    var status = ControlStatus(
       logic.board, displays: devices.displayStatus, keypads: devices.keypadStatus,
       stateFile: store.status, at: max(Self.now(), logic.time))
+    status.mqtt = mqtt.map {
+      ControlStatus.MQTTLink(
+        isConnected: $0.isConnected, isStale: $0.settings.mirror != nil ? $0.isStale : nil)
+    }
+    return status
   }
 
   private func statusLine() -> String {
-    StatusReporter.line(
+    var line = StatusReporter.line(
       board: logic.board, displays: devices.displayStatus, keypads: devices.keypadStatus,
       unsavedReason: store.unsavedReason)
+    if let mqtt {
+      line += mqtt.isConnected ? ", MQTT connected" : ", MQTT disconnected"
+      if mqtt.settings.mirror != nil && mqtt.isStale {
+        line += ", mirror STALE"
+      }
+    }
+    return line
   }
 
   /// Sends STATUS= when the status line changed (worked out only after a value, a
@@ -388,12 +415,73 @@ public final class Daemon {
     logger.minimumLevel = new.service.logLevel
     logic.notesKeys = logger.minimumLevel <= .debug
     devices.apply(new, at: now)
+    if new.mqtt != mqtt?.settings {
+      if let old = mqtt {
+        loop.removeWatch(old.eventDescriptor)
+        old.close()
+      }
+      mqtt = nil
+      do {
+        try openMQTT(new.mqtt)
+        try mqtt?.start()
+      } catch {
+        logger.error("\(error.message); MQTT stays off until the next reload")
+        mqtt = nil
+      }
+    } else {
+      mqtt?.reconfigure(new.scoreboard)
+      mqtt?.publish(logic.board, at: now)
+    }
     boardDeadline = logic.step(.deadline, at: now).nextDeadline
     let health = store.health
     store.save(logic.savedState, at: now)
     noteStateFile(was: health)
     statusMayHaveChanged = true
     devices.show(logic.board, at: now)
+  }
+
+  /// Makes the link to the broker `settings` name (nil: none), watched by the loop; it
+  /// connects once started.
+  private func openMQTT(_ settings: MQTTSettings?) throws(DaemonError) {
+    guard let settings else { return }
+    let link = try MQTTLink(settings: settings, spec: logic.board.spec, logger: logger)
+    link.carryOut = { [unowned self] request, origin in
+      self.handle(request, client: origin)
+    }
+    link.mirrored = { [unowned self] payload in
+      self.takeMirrored(payload, source: settings.mirror?.source ?? "")
+    }
+    link.staleChanged = { [unowned self] stale in
+      self.devices.staleDisplay = stale ? settings.mirror?.whenStale : nil
+      self.devices.show(self.logic.board, at: Self.now())
+      self.statusMayHaveChanged = true
+    }
+    loop.watch(link.eventDescriptor, for: .readable) { [unowned self, unowned link] _ in
+      link.handleEvents { (self.logic.board, max(Self.now(), self.logic.time)) }
+      self.statusMayHaveChanged = true
+    }
+    if let mirror = settings.mirror {
+      devices.staleDisplay = mirror.whenStale
+    }
+    mqtt = link
+  }
+
+  /// Shows the state document of the board this one mirrors.
+  private func takeMirrored(_ payload: String, source: String) {
+    let now = Self.now()
+    do {
+      let mirrored = try StateDocument.savedState(
+        from: payload, spec: logic.board.spec, at: now,
+        wallClockMilliseconds: WallClock.nowMilliseconds())
+      for name in mirrored.skipped {
+        logger.log(
+          .warning, throttle: "mirror \(name)",
+          "mirror: field \(name) of \(source) does not fit this board's field \(name); not shown")
+      }
+      _ = carryOut(.mirrored(mirrored.state, source: ForwardedActions.mirrorSource + source))
+    } catch {
+      logger.log(.warning, throttle: "mirror", "mirror: \(source)/state: \(error)")
+    }
   }
 
   /// Opens the control socket `service` names, after checking its folder.

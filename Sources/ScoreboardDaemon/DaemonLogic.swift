@@ -32,6 +32,9 @@ struct DaemonLogic {
     case request(ControlRequest, client: String)
     /// Time passed: a deadline of the board came.
     case deadline
+    /// The state of the board this one mirrors, from `source` (`mirror of
+    /// scoreboardd/court-1`).
+    case mirrored(SavedState, source: String)
   }
 
   /// What a step did, for the daemon to carry out.
@@ -87,6 +90,9 @@ struct DaemonLogic {
       let time = advanceTime(to: now, now: now)
       let events = board.advance(to: time)
       record(events, source: nil, into: &reaction)
+    case .mirrored(let state, let source):
+      let time = advanceTime(to: now, now: now)
+      record(take(state, at: time), source: source, into: &reaction)
     }
     reaction.nextDeadline = board.nextDeadline(after: time)
     return reaction
@@ -129,6 +135,40 @@ struct DaemonLogic {
   }
 
   // MARK: - Steps
+
+  /// Takes a mirrored board's values, clocks, brightness and blanking, and reports each
+  /// change as the events the same change would cause here.
+  private mutating func take(_ state: SavedState, at time: Instant) -> [ScoreboardEvent] {
+    var events = board.advance(to: time)
+    let before = board
+    _ = state.apply(to: &board)
+    for (index, field) in board.spec.fields.enumerated() {
+      guard let clock = board.clocks[index], let format = field.clockFormat else {
+        if board.values[index] != before.values[index] {
+          events.append(
+            .valueChanged(field: field.name, from: before.values[index], to: board.values[index]))
+        }
+        continue
+      }
+      let old = before.clocks[index] ?? clock
+      let oldTime = old.time(at: time, format: format)
+      let newTime = clock.time(at: time, format: format)
+      if clock.isRunning && !old.isRunning {
+        events.append(.clockStarted(field: field.name, time: newTime))
+      } else if !clock.isRunning && old.isRunning {
+        events.append(.clockStopped(field: field.name, time: newTime))
+      } else if format.exactText(oldTime) != format.exactText(newTime) {
+        events.append(.clockChanged(field: field.name, from: oldTime, to: newTime))
+      }
+    }
+    if board.brightness != before.brightness {
+      events.append(.brightnessChanged(board.brightness))
+    }
+    if board.isBlanked != before.isBlanked {
+      events.append(.blankChanged(board.isBlanked))
+    }
+    return events
+  }
 
   /// The model's time for an input stamped `stamp` in a step at `now`.
   private mutating func advanceTime(to stamp: Instant, now: Instant) -> Instant {

@@ -2,6 +2,7 @@ import LinuxIO
 import ScoreboardConfig
 import ScoreboardCore
 import ScoreboardDrivers
+import ScoreboardSettings
 
 /// The displays and keypads of a configuration, and their watches in the daemon's loop.
 ///
@@ -113,6 +114,10 @@ final class Devices {
 
   // MARK: - Frames
 
+  /// What the displays show instead of the fields' values while a mirror's source is
+  /// away: nil shows the values (`keep` does too).
+  var staleDisplay: MQTTSettings.StaleDisplay?
+
   /// Gives each display its frame of `board` at `now`, when it differs from the last one.
   func show(_ board: Scoreboard, at now: Instant) {
     // The drivers of one display (the modules of an S7S chain) come one after the other
@@ -121,8 +126,13 @@ final class Devices {
     for index in outputs.indices {
       let output = outputs[index]
       if whole?.display != output.configuration.name {
-        let frame = Renderer.frame(
+        var frame = Renderer.frame(
           of: board, display: output.layout, at: now, withTexts: output.showsTexts)
+        switch staleDisplay {
+        case .blank?: frame.isBlank = true
+        case .dashes?: frame = Renderer.dashed(frame, of: board.spec, display: output.layout)
+        case .keep?, nil: break
+        }
         whole = (output.configuration.name, frame)
       }
       let frame = whole!.frame.slice(output.cells)

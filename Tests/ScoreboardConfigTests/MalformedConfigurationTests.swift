@@ -424,7 +424,7 @@ import Testing
         + "demo.conf:2: no field; expected at least one section such as [field home]"),
   ]
 
-  @Test(arguments: cases + gpioCases + evdevCases + i2cCases)
+  @Test(arguments: cases + gpioCases + evdevCases + i2cCases + mqttCases)
   func reportsTheProblem(_ configuration: MalformedConfiguration) {
     let error = expectError(ConfigurationError.self) {
       try Configuration.parse(configuration.text, path: "demo.conf")

@@ -1,0 +1,72 @@
+@preconcurrency import Glibc
+import ScoreboardMQTT
+import TestSupport
+import Testing
+
+/// The broker killed and started again in the middle of a burst of changes: the board
+/// never waits for it, publishes its state again once it is back, and carries out no
+/// command twice.
+@Suite(.serialized, .enabled(if: MosquittoBroker.isAvailable, "needs mosquitto, mosquitto-clients and openssl (make deps)"))
+struct MQTTFaultTests {
+  static let fields = """
+    [field home]
+    position = 1
+    digits = 4
+    maximum = 9999
+
+    [field away]
+    position = 5
+    digits = 2
+    """
+
+  @Test func theBrokerRestartsDuringABurstOfChanges() throws {
+    let broker = try MosquittoBroker()
+    let folder = try TemporaryFolder()
+    let daemon = try MQTTTests.start(
+      MQTTTests.configuration(in: folder, broker: broker.url, fields: Self.fields), in: folder)
+    #expect(
+      try MQTTTests.waitForRetained(broker, MQTTTests.base + "/status") { $0 == "online" } != nil)
+    let control = try ControlClient(path: folder.path(of: "control"))
+    let command = #"{"id":"desk-7","request":"add away +1"}"#
+    try broker.publish(MQTTTests.base + "/command", command)
+    try broker.publish(MQTTTests.base + "/command", command)
+
+    var latencies: [Double] = []
+    for index in 0..<1000 {
+      if index == 300 {
+        broker.kill()
+      }
+      if index == 600 {
+        try broker.start()
+      }
+      let start = MosquittoBroker.now()
+      let answer = control.request("add home +1")
+      latencies.append(MosquittoBroker.now() - start)
+      #expect(answer == "ok home \(index + 1)")
+    }
+    // The same command once more, after the broker came back.
+    #expect(
+      try MQTTTests.waitForRetained(broker, MQTTTests.base + "/status") { $0 == "online" } != nil)
+    try broker.publish(MQTTTests.base + "/command", command)
+    let retained = try MQTTTests.waitForRetained(broker, MQTTTests.base + "/state") {
+      $0.contains("\"home\":{\"shown\":\"1000\",\"value\":1000}")
+    }
+    #expect(retained != nil)
+    #expect(control.request("get home") == "ok 1000")
+    #expect(control.request("get away") == "ok 1", "desk-7 was carried out once")
+    let document = try JSONValue.parse(try #require(retained))
+    #expect(document["fields"]?["away"]?["value"]?.intValue == 1)
+
+    latencies.sort()
+    let p50 = latencies[latencies.count / 2] * 1000
+    let p99 = latencies[latencies.count * 99 / 100] * 1000
+    let slowest = latencies.last! * 1000
+    print(
+      "MQTT fault run: 1000 changes over the control socket, broker killed at 300 and back "
+        + "at 600: p50 \(p50) ms, p99 \(p99) ms, slowest \(slowest) ms")
+    // Not a performance target (make bench measures those): a board that waited for a
+    // broker that is away would take seconds here.
+    #expect(slowest < 1000)
+    #expect(daemon.waitForStderr { $0.contains("MQTT: connection to \(broker.url) lost") })
+  }
+}

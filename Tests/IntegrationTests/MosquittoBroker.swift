@@ -1,0 +1,192 @@
+@preconcurrency import Glibc
+import TestSupport
+
+/// A real Mosquitto broker on loopback ports of its own, with a generated configuration:
+/// a plain listener that needs a password (user `board`, password `s3cret`, in a file
+/// made by `mosquitto_passwd`) and a TLS listener whose certificate a throwaway CA made
+/// by `openssl` signed. Killed, if it still runs, when released.
+final class MosquittoBroker {
+  static let broker = "/usr/sbin/mosquitto"
+  static let publisher = "/usr/bin/mosquitto_pub"
+  static let subscriber = "/usr/bin/mosquitto_sub"
+  static let user = "board"
+  static let password = "s3cret"
+
+  /// Whether the broker, its clients and openssl are installed (`make deps` installs
+  /// them); tests that need them are skipped otherwise.
+  static var isAvailable: Bool {
+    [broker, publisher, subscriber, "/usr/bin/mosquitto_passwd", "/usr/bin/openssl"].allSatisfy {
+      access($0, X_OK) == 0
+    }
+  }
+
+  let folder: TemporaryFolder
+  let port: Int
+  let tlsPort: Int
+  /// The CA that signed the broker's certificate, and one that did not.
+  let caFile: String
+  let otherCAFile: String
+  private var process: DaemonProcess?
+
+  init(anonymous: Bool = true) throws {
+    folder = try TemporaryFolder()
+    port = try Self.freePort()
+    tlsPort = try Self.freePort()
+    caFile = folder.path(of: "ca.crt")
+    otherCAFile = folder.path(of: "other-ca.crt")
+    let passwords = folder.path(of: "passwords")
+    try Self.shell(
+      """
+      cd '\(folder.path)' &&
+      mosquitto_passwd -b -c passwords \(Self.user) \(Self.password) &&
+      for ca in ca other-ca; do
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+          -keyout $ca.key -out $ca.crt -days 2 -subj /CN=$ca; done &&
+      openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+        -keyout server.key -out server.csr -subj /CN=localhost &&
+      printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\n' > san.ext &&
+      openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
+        -out server.crt -days 2 -extfile san.ext &&
+      chmod 644 passwords server.key
+      """)
+    // Started as root, Mosquitto would change to its own user, who cannot enter the
+    // test's private folder.
+    let user = geteuid() == 0 ? "user root\n" : ""
+    _ = try folder.write(
+      "mosquitto.conf",
+      """
+      \(user)per_listener_settings true
+      persistence false
+      log_dest stderr
+      log_type error
+      log_type warning
+      log_type notice
+      listener \(port) 127.0.0.1
+      allow_anonymous \(anonymous)
+      password_file \(passwords)
+      listener \(tlsPort) 127.0.0.1
+      allow_anonymous true
+      cafile \(caFile)
+      certfile \(folder.path(of: "server.crt"))
+      keyfile \(folder.path(of: "server.key"))
+
+      """)
+    try start()
+  }
+
+  deinit {
+    process = nil
+  }
+
+  /// `mqtt://127.0.0.1:PORT`.
+  var url: String { "mqtt://127.0.0.1:\(port)" }
+  var tlsURL: String { "mqtts://localhost:\(tlsPort)" }
+
+  /// Starts the broker (again, on the same ports) and waits until it accepts
+  /// connections.
+  func start() throws {
+    process = try DaemonProcess(
+      executable: Self.broker, arguments: ["-c", folder.path(of: "mosquitto.conf")])
+    let deadline = Self.now() + 10
+    while !Self.accepts(port: port) {
+      guard Self.now() < deadline else { throw SpawnError(message: "mosquitto did not start") }
+      usleep(20_000)
+    }
+  }
+
+  /// Kills the broker at once (SIGKILL): no goodbye to any client.
+  func kill() {
+    if let process {
+      process.send(signal: SIGKILL)
+      _ = process.waitForExit()
+    }
+    process = nil
+  }
+
+  /// Runs `mosquitto_sub` until it got `count` messages on `topic` (retained ones
+  /// included) or `timeout` seconds passed; its lines are `TOPIC PAYLOAD`.
+  func subscribe(
+    _ topic: String, count: Int = 1, timeout: Int = 5, extra: [String] = []
+  ) throws -> DaemonProcess {
+    try DaemonProcess(
+      executable: Self.subscriber,
+      arguments: [
+        "-h", "127.0.0.1", "-p", String(port), "-u", Self.user, "-P", Self.password, "-t", topic,
+        "-v", "-C", String(count), "-W", String(timeout),
+      ] + extra)
+  }
+
+  /// The retained message on `topic`, or nil when there is none.
+  func retained(_ topic: String) throws -> String? {
+    let process = try DaemonProcess(
+      executable: Self.subscriber,
+      arguments: [
+        "-h", "127.0.0.1", "-p", String(port), "-u", Self.user, "-P", Self.password, "-t", topic,
+        "-C", "1", "-W", "2", "--retained-only",
+      ])
+    return process.waitForLine(timeout: 5) { _ in true }
+  }
+
+  /// Publishes `payload` on `topic` with `mosquitto_pub` (and any `extra` options).
+  func publish(_ topic: String, _ payload: String, extra: [String] = []) throws {
+    let process = try DaemonProcess(
+      executable: Self.publisher,
+      arguments: [
+        "-h", "127.0.0.1", "-p", String(port), "-u", Self.user, "-P", Self.password, "-t", topic,
+        "-m", payload, "-q", "1",
+      ] + extra)
+    guard process.waitForExit() == 0 else {
+      throw SpawnError(message: "mosquitto_pub failed: \(process.stderrText)")
+    }
+  }
+
+  // MARK: - Helpers
+
+  private static func shell(_ script: String) throws {
+    let process = try DaemonProcess(executable: "/bin/sh", arguments: ["-c", script])
+    guard process.waitForExit(timeout: 60) == 0 else {
+      throw SpawnError(message: "setting up the broker failed: \(process.stderrText)")
+    }
+  }
+
+  /// A loopback port nothing listens on now.
+  static func freePort() throws -> Int {
+    let socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw SpawnError(message: "socket failed") }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+        bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+      }
+    }
+    guard bound else { throw SpawnError(message: "bind failed") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  /// Whether something accepts TCP connections on the loopback `port`.
+  static func accepts(port: Int) -> Bool {
+    let socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { return false }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
+    }
+  }
+
+  static func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+}
