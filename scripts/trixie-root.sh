@@ -277,8 +277,9 @@ trixie_root_prepare() {
   [ "$(id -u)" = 0 ] || fail "needs root (debootstrap, mount and chroot)"
   if ! command -v debootstrap >/dev/null 2>&1; then
     echo "Installing: debootstrap"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap \
-      || fail "debootstrap is missing and could not be installed (apt-get install debootstrap)"
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; }; then
+      fail "debootstrap is missing and could not be installed (apt-get install debootstrap)"
+    fi
   fi
   for tool in debootstrap chroot mount umount setsid; do
     command -v "$tool" >/dev/null 2>&1 || fail "$tool is missing (Debian: apt-get install debootstrap)"
