@@ -19,13 +19,19 @@
 #   make bench   the benchmarks, which print their figures and write Benchmarks/results.md
 #   make fuzz    the libFuzzer targets (address sanitizer) of every parser of outside bytes,
 #                FUZZ_SECONDS each (default 30); a crash fails it (Tests/Fuzz/run.sh)
-#   make install    install the programs, the systemd unit, the configuration and the
-#                   man pages (PREFIX=/usr/local, DESTDIR= for a staging directory)
+#   make install    install the programs, the systemd unit and its MQTT drop-in, the
+#                   configuration and the man pages (PREFIX=/usr/local, DESTDIR= for a
+#                   staging directory)
 #   make uninstall  remove them again, but for the configuration and the state
 
 SWIFT ?= swift
 # Debian packages the build needs (system C libraries and their pkg-config files).
-DEB_PACKAGES := pkg-config libinih-dev libgpiod-dev
+DEB_PACKAGES := pkg-config libinih-dev libgpiod-dev libmosquitto-dev
+# What make test's MQTT tests run: a real broker of their own on a loopback port
+# (mosquitto, whose package also enables the system's mosquitto.service on port 1883,
+# which the tests leave alone), independent clients (mosquitto_pub, mosquitto_sub) and
+# openssl for a throwaway CA of the TLS listener.
+TEST_PACKAGES := mosquitto mosquitto-clients openssl
 # What make test's checks of the unit and the man pages run (systemd-analyze, man, groff):
 # always there on a Raspberry Pi, not in a minimal Debian root.
 CHECK_PACKAGES := systemd procps man-db groff-base
@@ -42,6 +48,9 @@ SBINDIR ?= $(PREFIX)/sbin
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/scoreboardd
+# Files of scoreboardd's own that nothing reads unless told to: the MQTT drop-in of the
+# unit, linked among its drop-ins by the administrator (systemd/mqtt-network.conf).
+DATADIR ?= $(PREFIX)/share
 # The daemon reads /etc/scoreboardd/scoreboardd.conf unless told otherwise.
 SYSCONFDIR ?= /etc
 # systemd finds units and sysusers.d files below /usr/local/lib and /usr/lib (and in
@@ -68,7 +77,7 @@ all: build
 # Installs missing Debian packages when run as root; otherwise prints the exact command.
 deps:
 	@missing=""; \
-	for package in $(DEB_PACKAGES) $(CHECK_PACKAGES); do \
+	for package in $(DEB_PACKAGES) $(TEST_PACKAGES) $(CHECK_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q 'install ok installed' \
 	    || missing="$$missing $$package"; \
 	done; \
@@ -206,12 +215,17 @@ install: $(RELEASE_PROGRAMS)
 	$(INSTALL) -d "$(DESTDIR)$(SBINDIR)" "$(DESTDIR)$(BINDIR)" \
 	  "$(DESTDIR)$(SYSTEMDUNITDIR)" "$(DESTDIR)$(SYSUSERSDIR)" \
 	  "$(DESTDIR)$(SYSCONFDIR)/scoreboardd" "$(DESTDIR)$(DOCDIR)/examples" \
+	  "$(DESTDIR)$(DATADIR)/scoreboardd" \
 	  "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man8"
 	$(INSTALL) -m 0755 $(RELEASE_DIR)/scoreboardd "$(DESTDIR)$(SBINDIR)/scoreboardd"
 	$(INSTALL) -m 0755 $(RELEASE_DIR)/scoreboardctl "$(DESTDIR)$(BINDIR)/scoreboardctl"
 	sed -e 's|@sbindir@|$(SBINDIR)|g' -e 's|@sysconfdir@|$(SYSCONFDIR)|g' \
+	  -e 's|@datadir@|$(DATADIR)|g' \
 	  systemd/scoreboardd.service >"$(DESTDIR)$(SYSTEMDUNITDIR)/scoreboardd.service"
 	chmod 0644 "$(DESTDIR)$(SYSTEMDUNITDIR)/scoreboardd.service"
+	sed -e 's|@datadir@|$(DATADIR)|g' \
+	  systemd/mqtt-network.conf >"$(DESTDIR)$(DATADIR)/scoreboardd/mqtt-network.conf"
+	chmod 0644 "$(DESTDIR)$(DATADIR)/scoreboardd/mqtt-network.conf"
 	$(INSTALL) -m 0644 systemd/scoreboardd.sysusers "$(DESTDIR)$(SYSUSERSDIR)/scoreboardd.conf"
 	$(INSTALL) -m 0644 docs/man/scoreboardctl.1 "$(DESTDIR)$(MANDIR)/man1/"
 	$(INSTALL) -m 0644 docs/man/scoreboardd.conf.5 "$(DESTDIR)$(MANDIR)/man5/"
@@ -244,7 +258,10 @@ install: $(RELEASE_PROGRAMS)
 	echo "  - sudo systemctl daemon-reload"; \
 	echo "  - sudo systemctl enable --now scoreboardd"; \
 	echo "  - journalctl -u scoreboardd -f"; \
-	echo "  - let an operator use scoreboardctl:  sudo usermod -aG scoreboard NAME"
+	echo "  - let an operator use scoreboardctl:  sudo usermod -aG scoreboard NAME"; \
+	echo "  - with [mqtt] configured, give the service the network (TCP and DNS only):"; \
+	echo "      sudo mkdir -p /etc/systemd/system/scoreboardd.service.d"; \
+	echo "      sudo ln -sf $(DATADIR)/scoreboardd/mqtt-network.conf /etc/systemd/system/scoreboardd.service.d/"
 
 # Removes what install put there, except the configuration in $(SYSCONFDIR)/scoreboardd,
 # the state in /var/lib/scoreboardd and the user and groups (files may still be
@@ -258,6 +275,7 @@ uninstall:
 	fi
 	rm -f "$(DESTDIR)$(SBINDIR)/scoreboardd" "$(DESTDIR)$(BINDIR)/scoreboardctl" \
 	  "$(DESTDIR)$(SYSTEMDUNITDIR)/scoreboardd.service" \
+	  "$(DESTDIR)$(DATADIR)/scoreboardd/mqtt-network.conf" \
 	  "$(DESTDIR)$(SYSUSERSDIR)/scoreboardd.conf" \
 	  "$(DESTDIR)$(MANDIR)/man1/scoreboardctl.1" \
 	  "$(DESTDIR)$(MANDIR)/man5/scoreboardd.conf.5" \
@@ -265,6 +283,11 @@ uninstall:
 	  $(foreach file,$(EXAMPLES),"$(DESTDIR)$(DOCDIR)/examples/$(notdir $(file))") \
 	  $(foreach file,$(DOCS),"$(DESTDIR)$(DOCDIR)/$(notdir $(file))")
 	rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || true
+	rmdir "$(DESTDIR)$(DATADIR)/scoreboardd" 2>/dev/null || true
+	@link=/etc/systemd/system/scoreboardd.service.d/mqtt-network.conf; \
+	if [ -z "$(DESTDIR)" ] && [ -L "$$link" ]; then \
+	  echo "$$link now points nowhere: remove it with  sudo rm $$link"; \
+	fi
 	@echo "Kept $(SYSCONFDIR)/scoreboardd (the configuration), /var/lib/scoreboardd (the"
 	@echo "state) and the user scoreboardd; remove them by hand if they should go."
 	@if [ -z "$(DESTDIR)" ]; then echo "Then: sudo systemctl daemon-reload"; fi

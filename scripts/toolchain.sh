@@ -12,6 +12,7 @@ command -v "$swift" >/dev/null 2>&1 && exit 0
 
 codename=
 if [ -r /etc/os-release ]; then
+  # shellcheck disable=SC1091 # the machine's own file
   codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 fi
 

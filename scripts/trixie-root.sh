@@ -38,15 +38,24 @@ readonly inside=/scoreboardd
 # unit checks, groff-base for the man pages, python3 and util-linux (setpriv) for the
 # integration tests; build-essential (which dpkg-buildpackage requires), debhelper,
 # dpkg-dev, lintian and file for the Debian packages, and binutils-aarch64-linux-gnu
-# (strip and objcopy for arm64 binaries, which dh_strip runs).
+# (strip and objcopy for arm64 binaries, which dh_strip runs). libmosquitto-dev for the
+# MQTT client; mosquitto (the broker), mosquitto-clients (mosquitto_pub and _sub) and
+# openssl (a throwaway CA for the TLS listener) for the MQTT tests, which start brokers
+# of their own on loopback ports. The root starts no service: see policy-rc.d below.
 readonly packages=(
-  swiftlang libgpiod-dev libinih-dev pkg-config make git libc6-dev libstdc++-14-dev
-  systemd procps man-db groff-base python3 util-linux
+  swiftlang libgpiod-dev libinih-dev libmosquitto-dev pkg-config make git libc6-dev
+  libstdc++-14-dev
+  systemd procps man-db groff-base python3 util-linux mosquitto mosquitto-clients openssl
   build-essential debhelper dpkg-dev lintian file binutils-aarch64-linux-gnu
 )
 # The arm64 libraries the arm64 programs are linked with, installed beside the amd64
-# ones (Debian multiarch).
-readonly arm64_packages=(libc6-dev:arm64 libstdc++-14-dev:arm64 libgpiod-dev:arm64 libinih-dev:arm64)
+# ones (Debian multiarch); apt brings what they depend on (libmosquitto1:arm64 and its
+# libssl3t64:arm64, libcares2:arm64 and so on), so that lld finds every library the
+# shared ones need.
+readonly arm64_packages=(
+  libc6-dev:arm64 libstdc++-14-dev:arm64 libgpiod-dev:arm64 libinih-dev:arm64
+  libmosquitto-dev:arm64
+)
 # In the root: the arm64 Swift runtime, the SDK bundle, and the sysroot the SDK names
 # (links to the root's own /usr, whose aarch64-linux-gnu folders hold the arm64
 # libraries; a folder of its own, so that the compiler never takes the build folder for
@@ -176,8 +185,8 @@ in_root() {
 
 # The stamp: what the root was made from.
 wanted_stamp() {
-  printf 'suite %s\nmirror %s\npackages %s\narm64 %s\nsdk %s\n' "$suite" "$mirror" \
-    "${packages[*]}" "${arm64_packages[*]}" "$(swift_sdk_files | cksum)"
+  printf 'suite %s\nmirror %s\npackages %s\narm64 %s\nsdk %s\npolicy-rc.d %s\n' "$suite" \
+    "$mirror" "${packages[*]}" "${arm64_packages[*]}" "$(swift_sdk_files | cksum)" 101
 }
 
 # The Swift SDK bundle for aarch64, as "PATH<TAB>CONTENT" lines: the root's own swiftlang
@@ -243,6 +252,12 @@ make_root() {
   debootstrap --variant=minbase "$suite" "$new" "$mirror" >"$cache/trixie-debootstrap.log" 2>&1 \
     || fail "debootstrap failed; see $cache/trixie-debootstrap.log"
   mount_system "$new"
+  # No package's maintainer scripts may start a service in the root (mosquitto's would
+  # start a broker on port 1883, outside any test, that keeps the root busy): invoke-rc.d
+  # asks policy-rc.d, and 101 means "not allowed". It stays: the root never runs services.
+  printf '#!/bin/sh\n# Debian trixie root of scoreboardd: no service starts here.\nexit 101\n' \
+    >"$new/usr/sbin/policy-rc.d"
+  chmod 0755 "$new/usr/sbin/policy-rc.d"
   in_root "$new" dpkg --add-architecture arm64
   in_root "$new" apt-get -q update
   in_root "$new" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
@@ -262,8 +277,9 @@ trixie_root_prepare() {
   [ "$(id -u)" = 0 ] || fail "needs root (debootstrap, mount and chroot)"
   if ! command -v debootstrap >/dev/null 2>&1; then
     echo "Installing: debootstrap"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap \
-      || fail "debootstrap is missing and could not be installed (apt-get install debootstrap)"
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; }; then
+      fail "debootstrap is missing and could not be installed (apt-get install debootstrap)"
+    fi
   fi
   for tool in debootstrap chroot mount umount setsid; do
     command -v "$tool" >/dev/null 2>&1 || fail "$tool is missing (Debian: apt-get install debootstrap)"

@@ -44,10 +44,12 @@ readonly free_mib=1024
 
 # What the tests need in the guest, from trixie. dbus for systemctl's friends (hostnamectl,
 # busctl) and for packages that expect a system bus; zstd for initramfs-tools' default
-# compression; gpiod for gpioinfo and friends.
+# compression; gpiod for gpioinfo and friends. The package's shared libraries (its
+# Depends: libgpiod3, libinih1, libmosquitto1 with libssl3t64 and the rest it brings)
+# must be here, as the offline `apt install ./FILE.deb` can download nothing.
 readonly packages=(
   systemd systemd-sysv udev kmod dbus apt procps util-linux passwd e2fsprogs
-  libgpiod3 libinih1 gpiod libstdc++6 libgcc-s1 initramfs-tools zstd
+  libgpiod3 libinih1 libmosquitto1 gpiod libstdc++6 libgcc-s1 initramfs-tools zstd
 )
 # Units that only cost boot time in a test machine without network, or that would take
 # the PL011 UART (/dev/ttyAMA0), which belongs to the test. getty.target: nobody logs in.

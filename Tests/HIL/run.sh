@@ -10,8 +10,10 @@
 # (gpiod, libgpiod3), downloaded through a private apt configuration (the host's
 # apt sources stay untouched) into the cache folder and reused; gpio-sim built out
 # of tree for that kernel; scoreboardd and scoreboardctl built with the Swift
-# runtime linked in; one initramfs per libgpiod version; one boot each under
-# `timeout`. The S7S display's bytes, which QEMU writes to a file, are decoded here;
+# runtime linked in; one initramfs per libgpiod version (made anew on every run from
+# these and the host's programs: busybox, the gpiod tools of v1, and mosquitto with
+# mosquitto_pub and mosquitto_sub, each with the shared libraries ldd lists); one boot
+# each under `timeout`. The S7S display's bytes, which QEMU writes to a file, are decoded here;
 # the HT16K33 RAM the guest read back is printed after the summary.
 #
 #   Tests/HIL/run.sh [v1] [v2]      (default: both)
@@ -62,6 +64,7 @@ readonly scenarios=(
   ht16k33-rewrite-after-failed-write
   ht16k33-reinit-after-stub-reload
   ht16k33-sigterm-keeps-frame
+  mqtt-broker-loopback
 )
 
 # ---- kernel, headers, source and libgpiod 2 from bookworm-backports
@@ -143,6 +146,11 @@ pack_initramfs() { # v1|v2 -> $cache/run/$version/initramfs.cpio
   for tool in gpiodetect gpioinfo gpioget gpioset; do
     copy_with_libraries "$root" "$gpiod_bin/$tool" "/usr/local/bin/$tool" "$gpiod_lib"
   done
+  # An MQTT broker and its clients, the host's (mosquitto, mosquitto-clients), for the
+  # daemon's MQTT link: the guest runs them on its loopback.
+  for tool in /usr/sbin/mosquitto /usr/bin/mosquitto_pub /usr/bin/mosquitto_sub; do
+    copy_with_libraries "$root" "$tool" "/usr/local/bin/${tool##*/}"
+  done
   add_modules "$root" configfs gpio-sim evdev uinput i2c-dev i2c-stub
   # Loaded by the guest with the backpacks' addresses, removed and loaded again.
   hold_module "$root" i2c-stub
@@ -218,7 +226,7 @@ summary() {
 
 phase "host packages"
 host_packages qemu-system-x86 busybox-static cpio xz-utils gcc make libc6-dev binutils gpiod \
-  libgpiod-dev pkg-config
+  libgpiod-dev pkg-config libmosquitto-dev mosquitto mosquitto-clients
 mkdir -p "$cache"
 phase "kernel from $suite"
 fetch_kernel
