@@ -42,7 +42,8 @@ import Testing
       ("9007199254740991", 9_007_199_254_740_991), ("-9007199254740991", -9_007_199_254_740_991),
     ] as [(String, Int64)])
   func integersAreExact(text: String, integer: Int64) throws {
-    #expect(try JSONValue.parse(text).intValue == integer)
+    let value = try JSONValue.parse(text)
+    #expect(value.intValue == integer)
   }
 
   @Test(
@@ -51,7 +52,8 @@ import Testing
       "-9223372036854775809", "1e300", "\"1\"", "true", "null",
     ] as [String])
   func onlyExactIntegersAreIntegers(text: String) throws {
-    #expect(try JSONValue.parse(text).intValue == nil)
+    let value = try JSONValue.parse(text)
+    #expect(value.intValue == nil)
   }
 
   @Test(
@@ -113,31 +115,33 @@ import Testing
 
   @Test func limitsTheNesting() throws {
     let deepest = String(repeating: "[", count: 32) + String(repeating: "]", count: 32)
-    #expect(try JSONValue.parse(deepest).elements?.count == 1)
+    let parsed = try JSONValue.parse(deepest)
+    #expect(parsed.elements?.count == 1)
     let tooDeep = String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
     let error = expectError(JSONError.self) { try JSONValue.parse(tooDeep) }
     #expect(error?.problem == .tooDeep(limit: 32))
     #expect(error?.offset == 32)
     let objects = String(repeating: #"{"a":"#, count: 33) + "1" + String(repeating: "}", count: 33)
-    #expect(
-      expectError(JSONError.self) { try JSONValue.parse(objects) }?.problem == .tooDeep(limit: 32))
+    let objectError = expectError(JSONError.self) { try JSONValue.parse(objects) }
+    #expect(objectError?.problem == .tooDeep(limit: 32))
   }
 
   @Test func limitsTheSize() throws {
     let long = "\"" + String(repeating: "a", count: 100) + "\""
-    #expect(try JSONValue.parse(long, maximumBytes: 102).stringValue?.count == 100)
+    let parsed = try JSONValue.parse(long, maximumBytes: 102)
+    #expect(parsed.stringValue?.count == 100)
     let error = expectError(JSONError.self) { try JSONValue.parse(long, maximumBytes: 101) }
     #expect(error?.problem == .tooLong(limit: 101))
     let huge = "[" + String(repeating: "1,", count: 40_000) + "1]"
-    #expect(
-      expectError(JSONError.self) { try JSONValue.parse(huge) }?.problem
-        == .tooLong(limit: JSONValue.maximumBytes))
+    let hugeError = expectError(JSONError.self) { try JSONValue.parse(huge) }
+    #expect(hugeError?.problem == .tooLong(limit: JSONValue.maximumBytes))
   }
 
   @Test func writesWhatItReads() throws {
     let text = #"{"a":[1,-2.5,"x\"y\\z\n\u0001"],"b":{"c":null,"d":true}}"#
     let value = try JSONValue.parse(text)
     #expect(value.jsonText == text)
-    #expect(try JSONValue.parse(value.jsonText) == value)
+    let again = try JSONValue.parse(value.jsonText)
+    #expect(again == value)
   }
 }
