@@ -57,7 +57,7 @@ public struct CommandMessage: Hashable, Sendable {
     let firstByte = payload.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     if firstByte == UInt8(ascii: "{") {
       let object: JSONValue
-      do {
+      do throws(JSONError) {
         object = try JSONValue.parse(payload, maximumDepth: 2)
       } catch {
         throw CommandMessageError.malformedJSON(error)

@@ -34,14 +34,16 @@ public enum JSONValue: Hashable, Sendable {
 
   /// Parses `text`, which must hold exactly one JSON value.
   public static func parse(
-    _ text: String, maximumDepth: Int = maximumDepth, maximumBytes: Int = maximumBytes
+    _ text: String, maximumDepth: Int = JSONValue.maximumDepth,
+    maximumBytes: Int = JSONValue.maximumBytes
   ) throws(JSONError) -> JSONValue {
     try parse(Array(text.utf8), maximumDepth: maximumDepth, maximumBytes: maximumBytes)
   }
 
   /// Parses `bytes` (UTF-8), which must hold exactly one JSON value.
   public static func parse(
-    _ bytes: [UInt8], maximumDepth: Int = maximumDepth, maximumBytes: Int = maximumBytes
+    _ bytes: [UInt8], maximumDepth: Int = JSONValue.maximumDepth,
+    maximumBytes: Int = JSONValue.maximumBytes
   ) throws(JSONError) -> JSONValue {
     guard bytes.count <= maximumBytes else {
       throw JSONError(offset: maximumBytes, problem: .tooLong(limit: maximumBytes))

@@ -95,7 +95,7 @@ public enum StateDocument {
     from payload: [UInt8], spec: ScoreboardSpec, at now: Instant, wallClockMilliseconds: Int64
   ) throws(StateDocumentError) -> MirroredState {
     let document: JSONValue
-    do {
+    do throws(JSONError) {
       document = try JSONValue.parse(payload)
     } catch {
       throw StateDocumentError(problem: .malformed(error))

@@ -12,7 +12,8 @@ import Testing
   }
 
   static func components(_ payload: String) throws -> [JSONValue.Member] {
-    try #require(try JSONValue.parse(payload)["cmps"]?.members)
+    let document = try JSONValue.parse(payload)
+    return try #require(document["cmps"]?.members)
   }
 
   @Test func theTopicNamesTheNode() {
