@@ -1,0 +1,43 @@
+/// Writes JSON text: strings with their escapes, numbers, arrays and objects of members
+/// that are JSON already.
+public enum JSONText {
+  /// `text` as a JSON string: quotes, backslashes and control characters (C0 and DEL)
+  /// escaped, the rest as it is (UTF-8).
+  public static func string(_ text: String) -> String {
+    var escaped = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": escaped += "\\\""
+      case "\\": escaped += "\\\\"
+      case "\n": escaped += "\\n"
+      case "\r": escaped += "\\r"
+      case "\t": escaped += "\\t"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: escaped.unicodeScalars.append(scalar)
+      }
+    }
+    return escaped + "\""
+  }
+
+  /// A number: integers without a fraction (`12`, not `12.0`), others as Swift prints
+  /// them; JSON has no infinity or NaN, so those are `null`.
+  public static func number(_ value: Double) -> String {
+    guard value.isFinite else { return "null" }
+    if value.rounded(.towardZero) == value, value.magnitude < JSONValue.exactIntegerLimit {
+      return String(Int64(value))
+    }
+    return String(value)
+  }
+
+  /// `[a,b]` of elements that are JSON text already.
+  public static func array(_ elements: [String]) -> String {
+    "[" + elements.joined(separator: ",") + "]"
+  }
+
+  /// `{"key":value,...}` of values that are JSON text already, in the order given.
+  public static func object(_ members: [(key: String, json: String)]) -> String {
+    "{" + members.map { string($0.key) + ":" + $0.json }.joined(separator: ",") + "}"
+  }
+}
