@@ -16,8 +16,10 @@ extension ControlStatus {
       + "\"stateFile\":\(Self.json(stateFile))"
       + (clocks.isEmpty ? "" : ",\"clocks\":\(Self.json(clocks, key: "running"))")
       + (horns.isEmpty ? "" : ",\"horns\":\(Self.json(horns, key: "sounding"))")
-      + (mqtt.map { ",\"mqtt\":{\"connected\":\($0.isConnected)"
-        + ($0.isStale.map { ",\"stale\":\($0)" } ?? "") + "}" } ?? "") + "}"
+      + (mqtt.map {
+        ",\"mqtt\":{\"connected\":\($0.isConnected)"
+          + ($0.isStale.map { ",\"stale\":\($0)" } ?? "") + "}"
+      } ?? "") + "}"
   }
 
   /// `{"game":{"running":true},...}`.

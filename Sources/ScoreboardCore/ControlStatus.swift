@@ -153,7 +153,8 @@ public struct ControlStatus: Hashable, Sendable {
     var mqtt: MQTTLink?
     if let last = words.last, last.hasPrefix("mirror=") {
       guard last == "mirror=live" || last == "mirror=stale" else {
-        throw ControlSyntaxError(description: "expected mirror=live or mirror=stale, found '\(last)'")
+        throw ControlSyntaxError(
+          description: "expected mirror=live or mirror=stale, found '\(last)'")
       }
       isStale = last == "mirror=stale"
       words.removeLast()

@@ -88,7 +88,8 @@ final class MQTTLink {
     guard let path = settings.caFile else { return }
     let text: String
     do {
-      text = String(decoding: try FileDescriptor.readRegularFile(path, limit: 1 << 20), as: UTF8.self)
+      text = String(
+        decoding: try FileDescriptor.readRegularFile(path, limit: 1 << 20), as: UTF8.self)
     } catch {
       throw DaemonError("[mqtt] ca-file: cannot read it: \(error)", exitCode: .configuration)
     }
@@ -220,15 +221,16 @@ final class MQTTLink {
     let reply: String
     let command: CommandMessage
     do {
-      command = try CommandMessage(payload: message.payload, correlation: message.correlation)
+      command = try CommandMessage(
+        payload: message.payload, correlationData: message.correlation)
     } catch {
       logger.log(.warning, throttle: "mqtt command", "MQTT: command refused: \(error)")
-      send(CommandMessage.errorReply("\(error)"), to: message)
+      send("error \(error)", to: message)
       return
     }
-    if let id = command.id, let earlier = recentCommands.reply(for: id) {
+    if let id = command.id, let earlier = recentCommands.reply(to: id) {
       logger.info("MQTT: command \(id) came again; answered again, not carried out again")
-      send(command.reply(earlier), to: message)
+      send(command.replyPayload(earlier), to: message)
       return
     }
     let origin = "mqtt" + (command.id.map { " \($0)" } ?? "")
@@ -236,7 +238,8 @@ final class MQTTLink {
       let request = try ControlRequest(parsing: command.line)
       switch request {
       case .watch, .help:
-        reply = "error '\(request)' is for the control socket; over MQTT, subscribe to "
+        reply =
+          "error '\(request)' is for the control socket; over MQTT, subscribe to "
           + "\(topics.state) instead"
       default:
         reply = carryOut(request, origin)
@@ -246,9 +249,9 @@ final class MQTTLink {
     }
     logger.info("MQTT: \(origin): '\(command.line)' -> \(reply)")
     if let id = command.id {
-      recentCommands.remember(id, reply: reply)
+      recentCommands.remember(reply, for: id)
     }
-    send(command.reply(reply), to: message)
+    send(command.replyPayload(reply), to: message)
   }
 
   private func send(_ payload: String, to message: MQTTClient.Message) {
@@ -279,13 +282,12 @@ final class MQTTLink {
       let seen = HomeAssistantDiscovery.components(
         inPayload: String(decoding: payload, as: UTF8.self))
     else { return }
-    let current = discovery.componentKeys
-    let gone = seen.filter { current[$0.key] == nil }.sorted { $0.key < $1.key }
+    let gone = discovery.removals(since: seen)
     guard !gone.isEmpty else { return }
     logger.notice(
       "MQTT: removing from Home Assistant what is no longer configured: "
         + gone.map(\.key).joined(separator: ", "))
-    publishDiscovery(removing: gone.map { (key: $0.key, platform: $0.value) })
+    publishDiscovery(removing: gone)
   }
 
   // MARK: - Connection and staleness
@@ -309,9 +311,11 @@ final class MQTTLink {
 
   /// How to give the service the network, for a unit without it.
   static let networkAdvice =
-    "the service has no network: link mqtt-network.conf (in /usr/share/scoreboardd) into "
-    + "/etc/systemd/system/scoreboardd.service.d/, then systemctl daemon-reload and restart "
-    + "scoreboardd; scoreboardd(8) shows how under MQTT"
+    "the service has no network; give it the network with: sudo mkdir -p "
+    + "/etc/systemd/system/scoreboardd.service.d && sudo ln -sf "
+    + "/usr/share/scoreboardd/mqtt-network.conf /etc/systemd/system/scoreboardd.service.d/ "
+    + "&& sudo systemctl daemon-reload && sudo systemctl restart scoreboardd (after make "
+    + "install, the file is in /usr/local/share/scoreboardd; scoreboardd(8), MQTT)"
 
   /// What to check for a failure `reason`, or nothing.
   static func advice(for reason: String) -> String {

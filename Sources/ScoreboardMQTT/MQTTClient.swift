@@ -123,7 +123,9 @@ public final class MQTTClient {
     case SBM_DISCONNECTED:
       return .disconnected(reason: raw.text.map { String(cString: $0) } ?? "connection ended")
     default:
-      let payload = raw.payload.map { Array(UnsafeBufferPointer(start: $0, count: raw.payload_length)) }
+      let payload = raw.payload.map {
+        Array(UnsafeBufferPointer(start: $0, count: raw.payload_length))
+      }
       let correlation = raw.correlation.map {
         Array(UnsafeBufferPointer(start: $0, count: raw.correlation_length))
       }

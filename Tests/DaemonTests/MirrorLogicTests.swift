@@ -22,7 +22,7 @@ import Testing
       clocks: ["game": ClockState(time: .seconds(600), startedAt: .seconds(1))])
     let reaction = logic.step(.mirrored(state, source: Self.source), at: .seconds(3))
     #expect(logic.board.text(of: "home") == "12")
-    #expect(logic.board.text(of: "game", at: .seconds(3)) == "9:58")
+    #expect(logic.board.text(of: "game", at: .seconds(3)) == "9:58.0")
     #expect(reaction.changesState)
     #expect(reaction.events.allSatisfy { $0.source == Self.source })
     #expect(
@@ -48,14 +48,17 @@ import Testing
       (.editingBegan(field: "home"), "keypad buttons"),
       (.clockStarted(field: "game", time: .seconds(600)), "keypad buttons"),
       (.clockStopped(field: "game", time: .milliseconds(583_400)), "control client 2"),
-      (.clockChanged(field: "game", from: .seconds(600), to: .milliseconds(52_400)), "keypad buttons"),
+      (
+        .clockChanged(field: "game", from: .seconds(600), to: .milliseconds(52_400)),
+        "keypad buttons"
+      ),
       (.valueChanged(field: "home", from: 4, to: 9), Self.source),
       (.clockRanOut(field: "game"), nil),
       (.brightnessChanged(3), "keypad buttons"), (.blankChanged(true), "keypad buttons"),
     ]
     #expect(
       ForwardedActions.requests(for: events, spec: spec).map(\.description) == [
-        "set home 4", "start game", "stop game", "set game 0:52.4", "brightness 3", "blank on",
+        "set home 4", "start game", "stop game", "set game 52.4", "brightness 3", "blank on",
       ])
   }
 }

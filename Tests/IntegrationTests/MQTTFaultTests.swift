@@ -6,13 +6,16 @@ import Testing
 /// The broker killed and started again in the middle of a burst of changes: the board
 /// never waits for it, publishes its state again once it is back, and carries out no
 /// command twice.
-@Suite(.serialized, .enabled(if: MosquittoBroker.isAvailable, "needs mosquitto, mosquitto-clients and openssl (make deps)"))
+@Suite(
+  .serialized,
+  .enabled(
+    if: MosquittoBroker.isAvailable, "needs mosquitto, mosquitto-clients and openssl (make deps)"))
 struct MQTTFaultTests {
   static let fields = """
     [field home]
     position = 1
     digits = 4
-    maximum = 9999
+    max = 9999
 
     [field away]
     position = 5

@@ -6,7 +6,10 @@ import Testing
 /// The real daemon against a real Mosquitto broker: the retained state and status, the
 /// will, commands and their replies, Home Assistant discovery, refusals that name what
 /// is wrong, and a broker that is away or mute.
-@Suite(.serialized, .enabled(if: MosquittoBroker.isAvailable, "needs mosquitto, mosquitto-clients and openssl (make deps)"))
+@Suite(
+  .serialized,
+  .enabled(
+    if: MosquittoBroker.isAvailable, "needs mosquitto, mosquitto-clients and openssl (make deps)"))
 struct MQTTTests {
   static let base = "scoreboardd/court-1"
 
@@ -38,7 +41,7 @@ struct MQTTTests {
     [field home]
     position = 1
     digits = 2
-    maximum = 99
+    max = 99
 
     [field period]
     position = 3
@@ -129,7 +132,8 @@ struct MQTTTests {
     let watch = try broker.subscribe(Self.base + "/reply", timeout: 10)
     usleep(300_000)
     try broker.publish(Self.base + "/command", "watch")
-    #expect(watch.waitForLine { _ in true }?.contains("error 'watch' is for the control socket") == true)
+    #expect(
+      watch.waitForLine { _ in true }?.contains("error 'watch' is for the control socket") == true)
     #expect(daemon.waitForStderr { $0.contains("MQTT: mqtt desk-1: 'add home +2' -> ok home 10") })
 
     // The will: a daemon killed outright is `offline` at once.
@@ -155,7 +159,10 @@ struct MQTTTests {
     let path = try folder.write("board.conf", text)
     let check = try DaemonProcess(arguments: ["--check-config", path])
     #expect(check.waitForExit() == 78)
-    #expect(check.stderrText.contains("[mqtt] password-file: \(folder.path(of: "mqtt-password")) can be read by other users (mode 644); make it readable by its owner only: chmod 600"))
+    #expect(
+      check.stderrText.contains(
+        "[mqtt] password-file: \(folder.path(of: "mqtt-password")) can be read by other users (mode 644); make it readable by its owner only: chmod 600"
+      ))
     let daemon = try DaemonProcess(arguments: ["--config", path])
     #expect(daemon.waitForExit() == 78)
   }
@@ -167,7 +174,9 @@ struct MQTTTests {
     let path = try folder.write("board.conf", text)
     let check = try DaemonProcess(arguments: ["--check-config", path])
     #expect(check.waitForExit() == 0)
-    #expect(check.waitForLine { _ in true }?.hasSuffix("MQTT mqtt://broker.invalid:1883 as scoreboardd/court-1)") == true)
+    #expect(
+      check.waitForLine { _ in true }?.hasSuffix(
+        "MQTT mqtt://broker.invalid:1883 as scoreboardd/court-1)") == true)
   }
 
   @Test func wrongPasswordIsLoggedAndTheBoardKeepsWorking() throws {
@@ -247,7 +256,9 @@ struct MQTTTests {
     daemon = try Self.start(
       Self.configuration(in: folder, broker: broker.url, fields: fewer), in: folder)
     let updated = try #require(
-      try Self.waitForRetained(broker, topic) { $0.contains("\"court-1_period\":{\"p\":\"select\"}") })
+      try Self.waitForRetained(broker, topic) {
+        $0.contains("\"court-1_period\":{\"p\":\"select\"}")
+      })
     #expect(!updated.contains("court-1_period_"))
     #expect(try JSONValue.parse(updated)["cmps"]?["court-1_home"]?["p"]?.stringValue == "number")
   }
@@ -258,7 +269,8 @@ struct MQTTTests {
     let folder = try TemporaryFolder()
     let daemon = try Self.start(
       Self.configuration(in: folder, broker: "mqtt://127.0.0.1:\(port)"), in: folder)
-    #expect(daemon.waitForStderr { $0.contains("MQTT: cannot connect to mqtt://127.0.0.1:\(port)") })
+    #expect(
+      daemon.waitForStderr { $0.contains("MQTT: cannot connect to mqtt://127.0.0.1:\(port)") })
     let control = try ControlClient(path: folder.path(of: "control"))
     for value in 0..<20 {
       #expect(control.request("set home \(value)") == "ok home \(value)")

@@ -15,9 +15,10 @@ final class MosquittoBroker {
   /// Whether the broker, its clients and openssl are installed (`make deps` installs
   /// them); tests that need them are skipped otherwise.
   static var isAvailable: Bool {
-    [broker, publisher, subscriber, "/usr/bin/mosquitto_passwd", "/usr/bin/openssl"].allSatisfy {
-      access($0, X_OK) == 0
-    }
+    let tools: [String] = [
+      broker, publisher, subscriber, "/usr/bin/mosquitto_passwd", "/usr/bin/openssl",
+    ]
+    return tools.allSatisfy { access($0, X_OK) == 0 }
   }
 
   let folder: TemporaryFolder

@@ -57,7 +57,7 @@ extension MalformedConfigurationTests {
       "demo.conf:10: [mqtt] ca-file: applies only to an mqtts:// broker (TLS)"),
     .afterBase(
       "keep-alive too short", mqtt("keep-alive = 1s\n"),
-      "demo.conf:10: [mqtt] keep-alive: expected a duration from 5s to 1h, found \"1s\""),
+      "demo.conf:10: [mqtt] keep-alive: expected a duration from 5s to 60min, found \"1s\""),
     .afterBase(
       "qos 3", mqtt("qos = 3\n"),
       "demo.conf:10: [mqtt] qos: expected a quality of service: 0, 1 or 2, found \"3\""),
@@ -71,7 +71,7 @@ extension MalformedConfigurationTests {
     ),
     .afterBase(
       "when-stale unknown", mqtt("mirror = a/b\nwhen-stale = zeros\n"),
-      "demo.conf:11: [mqtt] when-stale: expected 'keep', 'blank' or 'dashes', found \"zeros\""),
+      "demo.conf:11: [mqtt] when-stale: expected keep, blank or dashes, found \"zeros\""),
     .afterBase(
       "discovery prefix with discovery off",
       mqtt("home-assistant = no\ndiscovery-prefix = ha\n"),
