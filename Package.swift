@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "LinuxIO", targets: ["LinuxIO"]),
     .library(name: "ScoreboardDrivers", targets: ["ScoreboardDrivers"]),
     .library(name: "ProtocolDecoders", targets: ["ProtocolDecoders"]),
+    .library(name: "ScoreboardMQTT", targets: ["ScoreboardMQTT"]),
   ],
   targets: [
     // The model: fields, edit sessions, undo, segments, renderer. No I/O, no Foundation.

@@ -132,9 +132,14 @@ public struct ControlStatus: Hashable, Sendable {
       ]
       + (clocks.isEmpty ? [] : ["clocks=" + Self.text(of: clocks, on: "running", off: "stopped")])
       + (horns.isEmpty ? [] : ["horns=" + Self.text(of: horns, on: "on", off: "off")])
-      + (mqtt.map { ["mqtt=" + ($0.isConnected ? "connected" : "disconnected")] } ?? [])
-      + (mqtt?.isStale.map { ["mirror=" + ($0 ? "stale" : "live")] } ?? [])
-    return "ok " + words.joined(separator: " ")
+    var link: [String] = []
+    if let mqtt {
+      link.append("mqtt=" + (mqtt.isConnected ? "connected" : "disconnected"))
+      if let stale = mqtt.isStale {
+        link.append("mirror=" + (stale ? "stale" : "live"))
+      }
+    }
+    return "ok " + (words + link).joined(separator: " ")
   }
 
   /// Parses the answer to `status`, as `line()` writes it.

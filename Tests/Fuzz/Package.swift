@@ -24,6 +24,9 @@ let fuzzTargets: [Target] = [
     name: "FuzzConfiguration", dependencies: ["FuzzSupport", scoreboardd("ScoreboardConfig")]),
   // State file text -> SavedState -> Scoreboard.
   .target(name: "FuzzStateFile", dependencies: ["FuzzSupport"]),
+  // Payloads from the MQTT broker: state documents, commands, discovery messages.
+  .target(
+    name: "FuzzMQTTPayload", dependencies: ["FuzzSupport", scoreboardd("ScoreboardMQTT")]),
   // Bytes from a serial port or terminal: frames, ACK/NAK answers, terminal keys.
   .target(
     name: "FuzzSerialFrame",

@@ -17,19 +17,19 @@ cd "$(dirname "$0")/../.."
 
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-30}
-read -r -a targets <<<"${FUZZ_TARGETS:-evdev control-request configuration state-file serial-frame}"
+read -r -a targets <<<"${FUZZ_TARGETS:-evdev control-request configuration state-file serial-frame mqtt-payload}"
 scratch=.build/fuzz
 
 # Each target's library (Tests/Fuzz/Package.swift) and the longest input it is given: a
 # few reads of evdev records, control sessions and configuration files of a few
-# kilobytes, a state file, a burst of serial bytes.
+# kilobytes, a state file, a burst of serial bytes, an MQTT payload.
 declare -A module=(
   [evdev]=FuzzEvdev [control-request]=FuzzControlRequest [configuration]=FuzzConfiguration
-  [state-file]=FuzzStateFile [serial-frame]=FuzzSerialFrame
+  [state-file]=FuzzStateFile [serial-frame]=FuzzSerialFrame [mqtt-payload]=FuzzMQTTPayload
 )
 declare -A max_len=(
   [evdev]=3073 [control-request]=4096 [configuration]=8192 [state-file]=2048
-  [serial-frame]=2048
+  [serial-frame]=2048 [mqtt-payload]=4096
 )
 for target in "${targets[@]}"; do
   [ -n "${module[$target]:-}" ] || { echo "unknown fuzz target '$target'" >&2; exit 64; }
