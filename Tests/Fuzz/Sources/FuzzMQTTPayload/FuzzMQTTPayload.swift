@@ -22,7 +22,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let spec = SampleBoard.spec(for: kind / 3)
     do {
       let mirrored = try StateDocument.savedState(
-        from: payload, spec: spec, at: .milliseconds(5000), wallClockMilliseconds: 1_800_000_000_000)
+        from: payload, spec: spec, at: .milliseconds(5000), wallClockMilliseconds: 1_800_000_000_000
+      )
       var board = CheckedBoard(spec: spec)
       board.restore(mirrored.state)
       board.perform(.digit(3), at: .milliseconds(6000))
