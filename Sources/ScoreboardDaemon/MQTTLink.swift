@@ -181,10 +181,16 @@ final class MQTTLink {
 
   /// Takes a new configuration's fields: Home Assistant is told at once.
   func reconfigure(_ spec: ScoreboardSpec) {
+    let before = discovery?.componentKeys ?? [:]
     self.spec = spec
-    if isConnected {
-      publishDiscovery()
+    guard isConnected, let discovery else { return }
+    let gone = discovery.removals(since: before)
+    if !gone.isEmpty {
+      logger.notice(
+        "MQTT: removing from Home Assistant what is no longer configured: "
+          + gone.map(\.key).joined(separator: ", "))
     }
+    publishDiscovery(removing: gone)
   }
 
   // MARK: - Receiving

@@ -261,6 +261,16 @@ struct MQTTTests {
       })
     #expect(!updated.contains("court-1_period_"))
     #expect(try JSONValue.parse(updated)["cmps"]?["court-1_home"]?["p"]?.stringValue == "number")
+
+    // A reload without the game clock removes its sensor and its buttons.
+    let withoutClock = fewer.withoutSection("[field game]")
+    _ = try folder.write(
+      "board.conf", Self.configuration(in: folder, broker: broker.url, fields: withoutClock))
+    daemon.send(signal: SIGHUP)
+    let reloaded = try #require(
+      try Self.waitForRetained(broker, topic) { $0.contains("\"court-1_game\":{\"p\":\"sensor\"}") })
+    #expect(reloaded.contains("\"court-1_game_start\":{\"p\":\"button\"}"))
+    #expect(try JSONValue.parse(reloaded)["cmps"]?["court-1_home"]?["max"]?.intValue == 99)
   }
 
   @Test func aBrokerThatIsAwayOrMuteDoesNotStallTheBoard() throws {
@@ -311,11 +321,16 @@ struct MQTTTests {
 extension String {
   /// The test board's fields without the period.
   fileprivate func replacingPeriod() -> String {
+    withoutSection("[field period]")
+  }
+
+  /// The configuration text without the section headed `header`.
+  fileprivate func withoutSection(_ header: String) -> String {
     var kept: [Substring] = []
     var skipping = false
     for line in split(separator: "\n", omittingEmptySubsequences: false) {
       if line.hasPrefix("[") {
-        skipping = line == "[field period]"
+        skipping = line == header
       }
       if !skipping {
         kept.append(line)
