@@ -268,7 +268,8 @@ struct MQTTTests {
       "board.conf", Self.configuration(in: folder, broker: broker.url, fields: withoutClock))
     daemon.send(signal: SIGHUP)
     let reloaded = try #require(
-      try Self.waitForRetained(broker, topic) { $0.contains("\"court-1_game\":{\"p\":\"sensor\"}") })
+      try Self.waitForRetained(broker, topic) { $0.contains("\"court-1_game\":{\"p\":\"sensor\"}") }
+    )
     #expect(reloaded.contains("\"court-1_game_start\":{\"p\":\"button\"}"))
     #expect(try JSONValue.parse(reloaded)["cmps"]?["court-1_home"]?["max"]?.intValue == 99)
   }
