@@ -241,6 +241,13 @@ struct MQTTTests {
     #expect(components["court-1_game"]?["p"]?.stringValue == "sensor")
     #expect(components["court-1_undo"]?["pl_prs"]?.stringValue == "undo")
 
+    // Home Assistant lost its retained messages and comes back: the board announces
+    // itself again.
+    try broker.publish(topic, "", extra: ["-r"])
+    #expect(try broker.retained(topic) == nil)
+    try broker.publish("homeassistant/status", "online")
+    #expect(try Self.waitForRetained(broker, topic) { $0.contains("court-1_home") } != nil)
+
     // Home Assistant sets the score through the command topic, as its number does.
     let control = try ControlClient(path: folder.path(of: "control"))
     try broker.publish(Self.base + "/command", "set home 21")
