@@ -261,16 +261,22 @@ sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) 
   return client;
 }
 
+// The time on `clock` `milliseconds` from now.
+static struct timespec time_after(clockid_t clock, int milliseconds) {
+  struct timespec time;
+  clock_gettime(clock, &time);
+  time.tv_sec += milliseconds / 1000;
+  time.tv_nsec += (long)(milliseconds % 1000) * 1000000L;
+  if (time.tv_nsec >= 1000000000L) {
+    time.tv_sec++;
+    time.tv_nsec -= 1000000000L;
+  }
+  return time;
+}
+
 // Waits `milliseconds`, or until stopping; called with `lock` held. Returns `stopping`.
 static int wait_locked(sbm_client *client, int milliseconds) {
-  struct timespec until;
-  clock_gettime(CLOCK_MONOTONIC, &until);
-  until.tv_sec += milliseconds / 1000;
-  until.tv_nsec += (long)(milliseconds % 1000) * 1000000L;
-  if (until.tv_nsec >= 1000000000L) {
-    until.tv_sec++;
-    until.tv_nsec -= 1000000000L;
-  }
+  struct timespec until = time_after(CLOCK_MONOTONIC, milliseconds);
   while (!client->stopping) {
     if (pthread_cond_timedwait(&client->wake, &client->lock, &until) == ETIMEDOUT) break;
   }
@@ -418,14 +424,7 @@ void sbm_client_stop(sbm_client *client, int wait_milliseconds) {
   pthread_mutex_unlock(&client->lock);
   // The broker publishes the will (`offline`) for this DISCONNECT as for a lost one.
   mosquitto_disconnect_v5(client->mosq, MQTT_RC_DISCONNECT_WITH_WILL_MSG, NULL);
-  struct timespec until;
-  clock_gettime(CLOCK_REALTIME, &until);
-  until.tv_sec += wait_milliseconds / 1000;
-  until.tv_nsec += (long)(wait_milliseconds % 1000) * 1000000L;
-  if (until.tv_nsec >= 1000000000L) {
-    until.tv_sec++;
-    until.tv_nsec -= 1000000000L;
-  }
+  struct timespec until = time_after(CLOCK_REALTIME, wait_milliseconds);
   if (pthread_timedjoin_np(client->thread, NULL, &until) == 0) {
     free_client(client);
     return;

@@ -44,23 +44,7 @@ extension ControlStatus {
     return "{" + members.joined(separator: ",") + "}"
   }
 
-  /// `text` as a JSON string: quotes, backslashes and control characters escaped, the
-  /// rest as it is (UTF-8).
   private static func json(_ text: String) -> String {
-    var escaped = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": escaped += "\\\""
-      case "\\": escaped += "\\\\"
-      case "\n": escaped += "\\n"
-      case "\r": escaped += "\\r"
-      case "\t": escaped += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: escaped.unicodeScalars.append(scalar)
-      }
-    }
-    return escaped + "\""
+    JSONString.quoted(text)
   }
 }
