@@ -324,6 +324,58 @@ struct MQTTTests {
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)
   }
+
+  /// Whether this test may give a child a resolver of its own: root, with unshare(1).
+  static var canUnshareMounts: Bool {
+    geteuid() == 0 && access("/usr/bin/unshare", X_OK) == 0
+  }
+
+  @Test(.enabled(if: canUnshareMounts, "needs root and unshare(1) for a private resolv.conf"))
+  func aResolverThatNeverAnswersDoesNotStallTheBoard() throws {
+    // A name server on a loopback address that takes every query and answers none.
+    let silent = socket(AF_INET, CInt(SOCK_DGRAM.rawValue), 0)
+    defer { close(silent) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.254")
+    address.sin_port = UInt16(53).bigEndian
+    let bound = withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(silent, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
+    }
+    try #require(bound, "cannot bind 127.0.0.254:53")
+    let folder = try TemporaryFolder()
+    let resolver = try folder.write(
+      "resolv.conf", "nameserver 127.0.0.254\noptions timeout:4 attempts:1\n")
+    let path = try folder.write(
+      "board.conf",
+      Self.configuration(in: folder, broker: "mqtt://broker.scoreboard-test.example:1883"))
+    let daemon = try DaemonProcess(
+      executable: "/usr/bin/unshare",
+      arguments: [
+        "--mount", "sh", "-c",
+        "mount --bind \(resolver) /etc/resolv.conf && exec \(DaemonProcess.binary) --config \(path)",
+      ], folder: folder)
+    #expect(daemon.waitForStderr { $0.contains("MQTT: connecting to") })
+    let control = try ControlClient(path: folder.path(of: "control"))
+    // While the worker waits for the name, every request is answered at once.
+    var slowest = 0.0
+    for value in 0..<30 {
+      let start = MosquittoBroker.now()
+      #expect(control.request("set home \(value)") == "ok home \(value)")
+      slowest = max(slowest, MosquittoBroker.now() - start)
+      usleep(50_000)
+    }
+    #expect(slowest < 0.5, "the slowest answer took \(slowest) s")
+    #expect(
+      daemon.waitForStderr(timeout: 20) {
+        $0.contains("MQTT: cannot connect to mqtt://broker.scoreboard-test.example:1883")
+          && $0.contains("the broker's name cannot be resolved")
+      })
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
 }
 
 extension String {
