@@ -75,10 +75,13 @@ let package = Package(
       ],
       path: "Benchmarks/GPIOFrameTime"),
     // scoreboardd against a Python peer and a C floor: latency, staleness, idle cost,
-    // memory, start-up and CPU per key (`make bench` runs it through Benchmarks/run.sh).
+    // memory, start-up and CPU per key; boards through a Mosquitto broker (`make bench`
+    // runs it through Benchmarks/run.sh).
     .executableTarget(
       name: "ScoreboardBenchmark",
-      dependencies: ["LinuxIO", "ProtocolDecoders", "ScoreboardCore", "TestSupport"],
+      dependencies: [
+        "LinuxIO", "ProtocolDecoders", "ScoreboardCore", "ScoreboardMQTT", "TestSupport",
+      ],
       path: "Benchmarks/ScoreboardBenchmark"),
 
     // What tests share: temporary folders that always go away, seeded random numbers,

@@ -2,8 +2,9 @@
 # make bench: builds the release binaries, the Python peer's virtual environment and the
 # C floor, runs the benchmarks and writes Benchmarks/results.md (also printed).
 #
-#   bash Benchmarks/run.sh [--quick] [--clock-only] [--clock-seconds N]
+#   bash Benchmarks/run.sh [--quick] [--clock-only] [--mqtt-only] [--clock-seconds N]
 #     --quick: short runs, to check the harness; --clock-only: the game clock runs alone;
+#     --mqtt-only: the MQTT scenario alone (needs mosquitto; skipped without it);
 #     --clock-seconds: the length of each of the two game clock runs (600; 20 with --quick)
 #
 # SWIFT names the swift driver (default: swift). The virtual environment and the floor

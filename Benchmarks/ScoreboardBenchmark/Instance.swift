@@ -37,8 +37,12 @@ struct ProcessCounters {
   var involuntarySwitches = 0
   /// utime + stime, in clock ticks.
   var cpuTicks = 0
-  /// Time on the CPU from the scheduler (user + system), in nanoseconds.
+  /// Time on the CPU from the scheduler (user + system), in nanoseconds: of the main
+  /// thread only (`/proc/PID/schedstat`).
   var cpuNanoseconds: Int64 = 0
+  /// The same summed over every thread the process has now (`/proc/PID/task/*/schedstat`),
+  /// such as scoreboardd's MQTT client thread.
+  var allThreadsCPUNanoseconds: Int64 = 0
   var residentKilobytes = 0
   var peakResidentKilobytes = 0
   /// read(2)- and write(2)-family system calls.
@@ -77,6 +81,8 @@ final class Instance {
   private var running = false
   /// The game clock scoreboardd shows instead of the two scores, if any.
   let clock: ClockSetup?
+  /// scoreboardd's `[mqtt]` section, if any.
+  let mqtt: MQTTSetup?
   /// scoreboardd's state file and control socket (with a clock only).
   var statePath: String { folder + "/state" }
   var controlPath: String { folder + "/control" }
@@ -91,10 +97,12 @@ final class Instance {
   /// the subject starts; `notify` gives it a NOTIFY_SOCKET.
   init(
     _ subject: Subject, programs: Programs, baud: Int, environment: [String: String] = [:],
-    notify: Bool = false, preloadedKeys: [Key] = [], clock: ClockSetup? = nil
+    notify: Bool = false, preloadedKeys: [Key] = [], clock: ClockSetup? = nil,
+    mqtt: MQTTSetup? = nil
   ) throws {
     self.subject = subject
     self.clock = clock
+    self.mqtt = mqtt
     var template = Array("/tmp/scoreboardd-bench-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw BenchmarkError(description: "mkdtemp") }
     folder = String(cString: made)
@@ -149,7 +157,7 @@ final class Instance {
           Self.clockConfiguration(
             device: devicePath, port: terminal.slavePath, baud: baud, clock: $0, folder: folder)
         } ?? Self.configuration(device: devicePath, port: terminal.slavePath, baud: baud)
-      try writeText(text, to: configuration)
+      try writeText(text + (mqtt?.section ?? ""), to: configuration)
       arguments = [programs.scoreboardd, "--config", configuration]
     case .peer:
       arguments = [
@@ -465,6 +473,7 @@ final class Instance {
     if let schedstat = try? readText("/proc/\(pid)/schedstat") {
       counters.cpuNanoseconds = Int64(schedstat.split(separator: " ").first ?? "0") ?? 0
     }
+    counters.allThreadsCPUNanoseconds = threadsCPUNanoseconds
     for line in ((try? readText("/proc/\(pid)/io")) ?? "").split(separator: "\n") {
       let fields = line.split(separator: " ")
       guard fields.count == 2 else { continue }
@@ -472,6 +481,23 @@ final class Instance {
       if fields[0] == "syscw:" { counters.writeCalls = Int(fields[1]) ?? 0 }
     }
     return counters
+  }
+
+  /// The scheduler's CPU time of every thread of the process, in nanoseconds.
+  var threadsCPUNanoseconds: Int64 {
+    guard let directory = opendir("/proc/\(pid)/task") else { return 0 }
+    defer { closedir(directory) }
+    var total: Int64 = 0
+    while let entry = readdir(directory) {
+      let name = withUnsafePointer(to: &entry.pointee.d_name) {
+        String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+      }
+      guard name.first?.isNumber == true,
+        let schedstat = try? readText("/proc/\(pid)/task/\(name)/schedstat")
+      else { continue }
+      total += Int64(schedstat.split(separator: " ").first ?? "0") ?? 0
+    }
+    return total
   }
 
   /// The next datagram on the notification socket, split into lines; nil at `deadline`.

@@ -7,11 +7,13 @@
 //
 //   ScoreboardBenchmark --scoreboardd PATH --python PATH --peer PATH --floor PATH
 //                       [--scoreboardd-stripped-bytes N] [--floor-stripped-bytes N] [--quick]
-//                       [--latency-only] [--clock-only] [--clock-seconds N]
+//                       [--latency-only] [--clock-only] [--mqtt-only] [--clock-seconds N]
 //
 // --latency-only runs the key-to-wire runs alone and prints their table: for working on
 // the daemon's path from a key to the wire. --clock-only runs the game clock scenario
-// alone; --clock-seconds sets its length (600 s, 20 s with --quick).
+// alone; --clock-seconds sets its length (600 s, 20 s with --quick). --mqtt-only runs the
+// MQTT scenario alone (mirror latency, CPU per published change, keys while the broker
+// dies and comes back).
 
 @preconcurrency import Glibc
 import LinuxIO
@@ -22,6 +24,7 @@ var options: [String: String] = [:]
 var quick = false
 var latencyOnly = false
 var clockOnly = false
+var mqttOnly = false
 var argumentList = CommandLine.arguments.dropFirst()
 while let argument = argumentList.popFirst() {
   if argument == "--quick" {
@@ -30,6 +33,8 @@ while let argument = argumentList.popFirst() {
     latencyOnly = true
   } else if argument == "--clock-only" {
     clockOnly = true
+  } else if argument == "--mqtt-only" {
+    mqttOnly = true
   } else if argument.hasPrefix("--"), let value = argumentList.popFirst() {
     options[String(argument.dropFirst(2))] = value
   } else {
@@ -66,6 +71,43 @@ func runClocks() throws -> ClockRunResult {
 }
 if clockOnly {
   print(clockReport(try runClocks()), terminator: "")
+  exit(0)
+}
+
+let mirrorKeys = scenarios.count(500)
+let publishedChanges = scenarios.count(2_000)
+let publishingRounds = quick ? 1 : 3
+let outageKeys = scenarios.count(1_000)
+/// The MQTT scenario (MQTT.swift); nil when mosquitto is not installed.
+func runMQTT() throws -> MQTTRunResult? {
+  guard LoopbackBroker.isAvailable else {
+    progress("MQTT: mosquitto is not installed; skipped")
+    return nil
+  }
+  var result = MQTTRunResult(changes: publishedChanges)
+  progress("MQTT: mirror latency, master to mirror through the broker (\(mirrorKeys) keys)")
+  result.mirrorSamples = try scenarios.mirrorLatency(keys: mirrorKeys)
+  progress(
+    "MQTT: CPU per published change (\(publishingRounds) × \(publishedChanges) "
+      + "changes, with and without [mqtt])")
+  let broker = try LoopbackBroker()
+  for round in 0..<publishingRounds {
+    for mqtt in round % 2 == 0 ? [true, false] : [false, true] {
+      let run = try scenarios.publishingCost(
+        changes: publishedChanges, broker: broker, mqtt: mqtt)
+      if mqtt {
+        result.withMQTT.append(run)
+      } else {
+        result.withoutMQTT.append(run)
+      }
+    }
+  }
+  progress("MQTT: key latency while the broker dies and comes back (\(outageKeys) keys)")
+  result.outage = try scenarios.brokerOutage(keys: outageKeys)
+  return result
+}
+if mqttOnly {
+  print(mqttReport(try runMQTT()), terminator: "")
   exit(0)
 }
 
@@ -178,6 +220,8 @@ for run in 1...starts {
     startUps[subject, default: []].append(try scenarios.startUp(subject))
   }
 }
+
+let mqttResult = try runMQTT()
 
 let clockResult = try runClocks()
 
@@ -417,6 +461,9 @@ line(
     + "(\(burstKeys) answers of \(Instance.floorFrameSize) bytes at 960 bytes/s); the "
     + "staleness row compares with the physical floor instead, one full frame "
     + "(\(frameBytes) bytes) on the wire.")
+
+line()
+report += mqttReport(mqttResult)
 
 line()
 report += clockReport(clockResult)
