@@ -413,6 +413,12 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
 
 const char *sbm_error_text(int code) { return mosquitto_strerror(code); }
 
+void sbm_library_version(char *text, size_t size) {
+  int major = 0, minor = 0, revision = 0;
+  mosquitto_lib_version(&major, &minor, &revision);
+  snprintf(text, size, "%d.%d.%d", major, minor, revision);
+}
+
 void sbm_client_stop(sbm_client *client, int wait_milliseconds) {
   if (!client->started) {
     free_client(client);

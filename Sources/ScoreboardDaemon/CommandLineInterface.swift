@@ -1,6 +1,7 @@
 import LinuxIO
 import ScoreboardConfig
 import ScoreboardCore
+import ScoreboardMQTT
 
 /// `scoreboardd`'s command line: what it asks for, and the exit code it ends with.
 public enum CommandLineInterface {
@@ -107,7 +108,9 @@ public enum CommandLineInterface {
       write(usage + "\n", to: .standardOutput)
       return .success
     case .version:
-      write("scoreboardd \(version)\n\(GPIOLibrary.description)\n", to: .standardOutput)
+      write(
+        "scoreboardd \(version)\n\(GPIOLibrary.description)\n\(MQTTClient.libraryDescription)\n",
+        to: .standardOutput)
       return .success
     case .check(let path):
       do {

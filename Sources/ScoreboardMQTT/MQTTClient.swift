@@ -172,6 +172,14 @@ public final class MQTTClient {
       correlation: correlation)
   }
 
+  /// `libmosquitto 2.0.11`: the library in use, for `--version`.
+  public static var libraryDescription: String {
+    var text = [CChar](repeating: 0, count: 32)
+    sbm_library_version(&text, text.count)
+    return "libmosquitto "
+      + String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   /// Disconnects (the broker publishes the will) and stops the worker, waiting at most
   /// a second for a worker stuck in name resolution.
   public func stop() {

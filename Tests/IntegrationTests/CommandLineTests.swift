@@ -66,6 +66,7 @@ import Testing
     #if SCOREBOARDD_LIBGPIOD_V2
       #expect(library?.hasSuffix("(v2 API)") == true)
     #endif
+    #expect(version.waitForLine { $0.hasPrefix("libmosquitto 2.") } != nil)
     #expect(version.waitForExit() == 0)
     let help = try DaemonProcess(arguments: ["--help"])
     #expect(help.waitForLine { $0.contains("--check-config FILE") } != nil)

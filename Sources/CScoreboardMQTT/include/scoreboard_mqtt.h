@@ -97,6 +97,9 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
                        size_t payload_length, int qos, int retain, const char *response_topic,
                        const void *correlation, size_t correlation_length);
 
+/// The version of the libmosquitto in use, such as 2.0.11, into `text`.
+void sbm_library_version(char *text, size_t size);
+
 /// libmosquitto's words for an error code.
 const char *sbm_error_text(int code);
 
