@@ -165,7 +165,8 @@ deb:
 # The arm64 package, and a second build with a higher version, installed with apt in a
 # Debian trixie arm64 system under qemu-system-aarch64 with systemd as PID 1: the service
 # on a uinput keypad, gpio-sim buttons and MAX7219, and an S7S on the PL011 UART; reload,
-# kill -9, scoreboardctl permissions, stop, upgrade and purge. The disk image is made
+# kill -9, scoreboardctl permissions, stop, upgrade, MQTT (Debian's mosquitto, the service
+# as master, a second service as its mirror on the S7S) and purge. The disk image is made
 # once in ~/.cache/scoreboardd/arm64 (Tests/ARM64/image.sh); see Tests/ARM64/run.sh.
 test-arm64:
 	bash Tests/ARM64/run.sh

@@ -12,8 +12,8 @@
 # through qemu-aarch64-static (binfmt_misc), the kernel and its initramfs
 # (initramfs-tools), the boot services, and an ext4 image made from the folder by
 # `mke2fs -d` (no loop mount). The image is made once and reused; it is made anew when
-# this script or the kernel that linux-image-arm64 of trixie-backports depends on
-# changes (a stamp beside the image records both).
+# this script (its package list included) or the kernel that linux-image-arm64 of
+# trixie-backports depends on changes (a stamp beside the image records them).
 #
 #   bash Tests/ARM64/image.sh      the last line printed is the folder holding
 #                                  base.img, vmlinuz and initrd.img
@@ -46,10 +46,13 @@ readonly free_mib=1024
 # busctl) and for packages that expect a system bus; zstd for initramfs-tools' default
 # compression; gpiod for gpioinfo and friends. The package's shared libraries (its
 # Depends: libgpiod3, libinih1, libmosquitto1 with libssl3t64 and the rest it brings)
-# must be here, as the offline `apt install ./FILE.deb` can download nothing.
+# must be here, as the offline `apt install ./FILE.deb` can download nothing. mosquitto
+# (Debian's broker, with its own mosquitto.service) and mosquitto-clients for the MQTT
+# scenario: a master and a mirror board, two services, through a broker on the machine.
 readonly packages=(
   systemd systemd-sysv udev kmod dbus apt procps util-linux passwd e2fsprogs
   libgpiod3 libinih1 libmosquitto1 gpiod libstdc++6 libgcc-s1 initramfs-tools zstd
+  mosquitto mosquitto-clients
 )
 # Units that only cost boot time in a test machine without network, or that would take
 # the PL011 UART (/dev/ttyAMA0), which belongs to the test. getty.target: nobody logs in.
@@ -128,9 +131,11 @@ resolve_kernel() {
   fi
 }
 
-# What the image is made from: this script and the kernel.
+# What the image is made from: this script, the packages it installs (also in the script,
+# but named so that a stamp says what its image holds) and the kernel.
 wanted_stamp() {
-  printf 'script %s\nkernel %s %s\n' "$(sha256sum <"$0" | cut -d' ' -f1)" "$kver" "$kversion"
+  printf 'script %s\npackages %s\nkernel %s %s\n' "$(sha256sum <"$0" | cut -d' ' -f1)" \
+    "${packages[*]}" "$kver" "$kversion"
 }
 
 # ---- mounts, which are always undone

@@ -6,7 +6,8 @@
 # Tests/ARM64/vm.sh boots it). There Tests/ARM64/guest/run configures real kernel
 # devices and runs the scenarios against the service under systemd; the bytes of the
 # S7S display on the guest's PL011 UART reach a file here and are decoded here
-# (Tests/HIL/src/s7s-decode.c). One PASS/FAIL line per scenario; on a failure, the
+# (Tests/HIL/src/s7s-decode.c). In the MQTT scenarios that S7S is a mirror board's: a
+# second service following the packaged one through Debian's mosquitto in the guest. One PASS/FAIL line per scenario; on a failure, the
 # guest's journal and the decoded capture.
 #
 # Environment:
@@ -62,6 +63,16 @@ readonly scenarios=(
   upgrade-restarted
   upgrade-kept-scores
   s7s-after-upgrade
+  mqtt-broker-service
+  mqtt-master-publishes
+  mirror-service-live
+  s7s-mirror-shows-master
+  mirror-follows-keypad
+  s7s-mirror-follows-keypad
+  mirror-stale-master-stopped
+  s7s-mirror-stale-dashes
+  mirror-live-master-started
+  s7s-mirror-live-again
   purge-removed
   purge-lines-released
 )
