@@ -190,6 +190,12 @@ enum ControlCommandLine {
     lines.append(stateFileLine(status.stateFile))
     lines += status.clocks.map { "clock \($0.name) \($0.isOn ? "running" : "stopped")" }
     lines += status.horns.map { "horn \($0.name) \($0.isOn ? "on" : "off")" }
+    if let link = status.mqtt {
+      lines.append("mqtt \(link.isConnected ? "connected" : "disconnected")")
+      if let stale = link.isStale {
+        lines.append("mirror \(stale ? "stale" : "live")")
+      }
+    }
     return lines.joined(separator: "\n")
   }
 

@@ -206,7 +206,9 @@ struct MQTTTests {
       Self.configuration(in: folder, broker: broker.tlsURL, extra: "ca-file = \(broker.caFile)"),
       in: folder)
     #expect(try Self.waitForRetained(broker, Self.base + "/status") { $0 == "online" } != nil)
-    #expect(good.waitForStderr { $0.contains("MQTT: connected to \(broker.tlsURL)") })
+    #expect(
+      good.waitForStderr { $0.contains("MQTT: connected to \(broker.tlsURL)") },
+      "\(good.stderrText)")
     good.send(signal: SIGTERM)
     #expect(good.waitForExit() == 0)
 
@@ -327,7 +329,13 @@ struct MQTTTests {
 
   /// Whether this test may give a child a resolver of its own: root, with unshare(1).
   static var canUnshareMounts: Bool {
-    geteuid() == 0 && access("/usr/bin/unshare", X_OK) == 0
+    guard geteuid() == 0, access("/usr/bin/unshare", X_OK) == 0,
+      let probe = try? DaemonProcess(
+        executable: "/usr/bin/unshare",
+        arguments: ["--mount", "sh", "-c", "mount --bind /dev/null /etc/resolv.conf"])
+    else { return false }
+    // A root inside a chroot or a container may not mount.
+    return probe.waitForExit() == 0
   }
 
   @Test(.enabled(if: canUnshareMounts, "needs root and unshare(1) for a private resolv.conf"))
