@@ -17,6 +17,9 @@
 // larger than a state document could ever be.
 enum { MAX_QUEUED_MESSAGES = 1000, MAX_PAYLOAD = 65536, MAX_SUBSCRIPTIONS = 16 };
 enum { FIRST_BACKOFF_MS = 1000, LAST_BACKOFF_MS = 60000 };
+// What libmosquitto logged as errors during one connection attempt (OpenSSL's reasons
+// among them) is kept up to this many bytes and told with the attempt's end.
+enum { MAX_ATTEMPT_LOG = 400 };
 
 typedef struct queued_event {
   sbm_event event;
@@ -24,10 +27,26 @@ typedef struct queued_event {
 } queued_event;
 
 struct sbm_client {
+  // The libmosquitto client of the current connection. Each attempt gets a new one, so
+  // that nothing of an earlier connection (messages libmosquitto would send again after
+  // reconnecting, such as an old state document) reaches the broker: the daemon
+  // publishes its state anew on every connection. Only the worker replaces it, holding
+  // `mosq_lock`; other threads hold `mosq_lock` while they use it.
   struct mosquitto *mosq;
+  pthread_mutex_t mosq_lock;
+  // The options, kept to make each connection's client.
   char *host;
   int port;
   int keepalive;
+  char *client_id;
+  char *username;
+  char *password;
+  int tls;
+  char *ca_file;
+  char *will_topic;
+  char *will_payload;
+  int will_qos;
+  int will_retain;
   int event_fd;
   pthread_t thread;
   int started;
@@ -46,7 +65,8 @@ struct sbm_client {
   queued_event *head;
   queued_event *tail;
   int queued_messages;
-  char *last_log_error;
+  // The errors libmosquitto logged since the attempt began, "; " between them.
+  char attempt_log[MAX_ATTEMPT_LOG];
   struct {
     char *topic;
     int qos;
@@ -96,15 +116,16 @@ static void push_locked(sbm_client *client, const sbm_event *event) {
 // A DISCONNECTED event for the end of an attempt; called with `lock` held.
 static void report_end_locked(sbm_client *client, int code, const char *reason) {
   sbm_event event = {.kind = SBM_DISCONNECTED, .code = code};
-  const char *log = client->last_log_error;
-  size_t length = strlen(reason) + (log ? strlen(log) + 3 : 0) + 1;
+  const char *log = client->attempt_log;
+  size_t length = strlen(reason) + strlen(log) + 4;
   event.text = malloc(length);
   if (event.text) {
-    if (log && code == MOSQ_ERR_TLS)
+    if (*log)
       snprintf(event.text, length, "%s (%s)", reason, log);
     else
       snprintf(event.text, length, "%s", reason);
   }
+  client->attempt_log[0] = 0;
   client->connected = 0;
   client->attempt_reported = 1;
   push_locked(client, &event);
@@ -119,8 +140,7 @@ static void on_connect(struct mosquitto *mosq, void *object, int code, int flags
   if (code == 0) {
     client->connected = 1;
     client->accepted = 1;
-    free(client->last_log_error);
-    client->last_log_error = NULL;
+    client->attempt_log[0] = 0;
     for (int index = 0; index < client->subscription_count; index++) {
       mosquitto_subscribe_v5(mosq, NULL, client->subscriptions[index].topic,
                              client->subscriptions[index].qos, 0, NULL);
@@ -184,9 +204,19 @@ static void on_log(struct mosquitto *mosq, void *object, int level, const char *
   if (level != MOSQ_LOG_ERR || !text) return;
   sbm_client *client = object;
   pthread_mutex_lock(&client->lock);
-  free(client->last_log_error);
-  client->last_log_error = strdup(text);
+  char *log = client->attempt_log;
+  size_t used = strlen(log);
+  // The same line again (libmosquitto prints OpenSSL's queue more than once) adds nothing.
+  if (!strstr(log, text)) {
+    snprintf(log + used, sizeof client->attempt_log - used, "%s%s", used ? "; " : "", text);
+  }
   pthread_mutex_unlock(&client->lock);
+}
+
+static void free_secret(char *text) {
+  if (!text) return;
+  explicit_bzero(text, strlen(text));
+  free(text);
 }
 
 static void free_client(sbm_client *client) {
@@ -195,12 +225,56 @@ static void free_client(sbm_client *client) {
   while (sbm_client_next_event(client, &event)) sbm_event_free(&event);
   for (int index = 0; index < client->subscription_count; index++)
     free(client->subscriptions[index].topic);
-  free(client->last_log_error);
   free(client->host);
+  free(client->client_id);
+  free(client->username);
+  free_secret(client->password);
+  free(client->ca_file);
+  free(client->will_topic);
+  free(client->will_payload);
   if (client->event_fd >= 0) close(client->event_fd);
   pthread_cond_destroy(&client->wake);
   pthread_mutex_destroy(&client->lock);
+  pthread_mutex_destroy(&client->mosq_lock);
   free(client);
+}
+
+// A libmosquitto client set up with the options: NULL with *error_text set (static
+// text) when libmosquitto refuses them or has no memory.
+static struct mosquitto *make_mosquitto(sbm_client *client, const char **error_text) {
+  struct mosquitto *mosq = mosquitto_new(client->client_id, true, client);
+  if (!mosq) {
+    *error_text = "cannot make an MQTT client";
+    return NULL;
+  }
+  mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
+  mosquitto_threaded_set(mosq, true);
+  mosquitto_connect_v5_callback_set(mosq, on_connect);
+  mosquitto_disconnect_v5_callback_set(mosq, on_disconnect);
+  mosquitto_message_v5_callback_set(mosq, on_message);
+  mosquitto_log_callback_set(mosq, on_log);
+  int rc = MOSQ_ERR_SUCCESS;
+  if (client->username || client->password) {
+    rc = mosquitto_username_pw_set(mosq, client->username, client->password);
+    if (rc) *error_text = "the user name or password is not accepted";
+  }
+  if (!rc && client->tls) {
+    rc = mosquitto_tls_set(mosq, client->ca_file, client->ca_file ? NULL : "/etc/ssl/certs",
+                           NULL, NULL, NULL);
+    if (!rc) rc = mosquitto_tls_opts_set(mosq, 1, NULL, NULL);
+    if (rc) *error_text = "the CA file cannot be used for TLS";
+  }
+  if (!rc && client->will_topic) {
+    rc = mosquitto_will_set_v5(mosq, client->will_topic, (int)strlen(client->will_payload),
+                               client->will_payload, client->will_qos, client->will_retain,
+                               NULL);
+    if (rc) *error_text = "the will is not accepted";
+  }
+  if (rc) {
+    mosquitto_destroy(mosq);
+    return NULL;
+  }
+  return mosq;
 }
 
 sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) {
@@ -213,6 +287,7 @@ sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) 
   }
   client->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   pthread_mutex_init(&client->lock, NULL);
+  pthread_mutex_init(&client->mosq_lock, NULL);
   pthread_condattr_t attributes;
   pthread_condattr_init(&attributes);
   pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
@@ -221,39 +296,33 @@ sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) 
   client->host = copy_string(options->host);
   client->port = options->port;
   client->keepalive = options->keepalive_seconds;
-  client->mosq = mosquitto_new(options->client_id, true, client);
-  if (client->event_fd < 0 || !client->host || !client->mosq) {
+  client->client_id = copy_string(options->client_id);
+  client->username = copy_string(options->username);
+  client->password = copy_string(options->password);
+  client->tls = options->tls;
+  client->ca_file = copy_string(options->ca_file);
+  client->will_topic = copy_string(options->will_topic);
+  client->will_payload = copy_string(options->will_topic ? options->will_payload : NULL);
+  client->will_qos = options->will_qos;
+  client->will_retain = options->will_retain;
+  if (client->event_fd < 0) {
     int error = errno;
-    *error_text = client->event_fd < 0 ? "cannot make an eventfd" : "cannot make an MQTT client";
+    *error_text = "cannot make an eventfd";
     free_client(client);
     errno = error;
     return NULL;
   }
-  struct mosquitto *mosq = client->mosq;
-  mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
-  mosquitto_threaded_set(mosq, true);
-  mosquitto_connect_v5_callback_set(mosq, on_connect);
-  mosquitto_disconnect_v5_callback_set(mosq, on_disconnect);
-  mosquitto_message_v5_callback_set(mosq, on_message);
-  mosquitto_log_callback_set(mosq, on_log);
-  int rc = MOSQ_ERR_SUCCESS;
-  if (options->username || options->password) {
-    rc = mosquitto_username_pw_set(mosq, options->username, options->password);
-    if (rc) *error_text = "the user name or password is not accepted";
+  if (!client->host || (options->client_id && !client->client_id) ||
+      (options->username && !client->username) || (options->password && !client->password) ||
+      (options->ca_file && !client->ca_file) || (options->will_topic && !client->will_topic) ||
+      (options->will_topic && !client->will_payload)) {
+    *error_text = "out of memory";
+    free_client(client);
+    errno = ENOMEM;
+    return NULL;
   }
-  if (!rc && options->tls) {
-    rc = mosquitto_tls_set(mosq, options->ca_file, options->ca_file ? NULL : "/etc/ssl/certs",
-                           NULL, NULL, NULL);
-    if (!rc) rc = mosquitto_tls_opts_set(mosq, 1, NULL, NULL);
-    if (rc) *error_text = "the CA file cannot be used for TLS";
-  }
-  if (!rc && options->will_topic) {
-    rc = mosquitto_will_set_v5(mosq, options->will_topic, (int)strlen(options->will_payload),
-                               options->will_payload, options->will_qos, options->will_retain,
-                               NULL);
-    if (rc) *error_text = "the will is not accepted";
-  }
-  if (rc) {
+  client->mosq = make_mosquitto(client, error_text);
+  if (!client->mosq) {
     free_client(client);
     errno = EINVAL;
     return NULL;
@@ -283,8 +352,27 @@ static int wait_locked(sbm_client *client, int milliseconds) {
   return client->stopping;
 }
 
-static const char *attempt_error(int code, int error) {
+// Newer libmosquitto runs the TLS handshake inside its reads and writes, and tells a
+// failed one as errno EPROTO ("Protocol error"); older ones return MOSQ_ERR_TLS. Both
+// are told as the TLS error they are.
+static const char *attempt_error(const sbm_client *client, int code, int error) {
+  if (code == MOSQ_ERR_ERRNO && error == EPROTO && client->tls)
+    return mosquitto_strerror(MOSQ_ERR_TLS);
   return code == MOSQ_ERR_ERRNO ? strerror(error) : mosquitto_strerror(code);
+}
+
+// Gives the client a new libmosquitto client for the next connection; the old one and
+// what it still held go. Returns MOSQ_ERR_SUCCESS, or MOSQ_ERR_NOMEM.
+static int renew_mosquitto(sbm_client *client) {
+  const char *error_text = NULL;
+  struct mosquitto *fresh = make_mosquitto(client, &error_text);
+  if (!fresh) return MOSQ_ERR_NOMEM;
+  pthread_mutex_lock(&client->mosq_lock);
+  struct mosquitto *old = client->mosq;
+  client->mosq = fresh;
+  pthread_mutex_unlock(&client->mosq_lock);
+  mosquitto_destroy(old);
+  return MOSQ_ERR_SUCCESS;
 }
 
 static void *run_worker(void *argument) {
@@ -295,13 +383,18 @@ static void *run_worker(void *argument) {
   while (!client->stopping) {
     client->attempt_reported = 0;
     client->accepted = 0;
+    client->attempt_log[0] = 0;
     pthread_mutex_unlock(&client->lock);
-    // Name resolution and the start of the TCP connection happen here, off the loop.
-    int rc = first ? mosquitto_connect_async(client->mosq, client->host, client->port,
-                                             client->keepalive)
-                   : mosquitto_reconnect_async(client->mosq);
+    int rc = first ? MOSQ_ERR_SUCCESS : renew_mosquitto(client);
+    first = 0;
+    // Name resolution and the TCP connection happen here, off the loop, and block this
+    // thread only. The blocking connect tries each of the broker's addresses in turn
+    // (the asynchronous one keeps the first whose connection is pending: with
+    // "localhost" that is ::1, refused by a broker that listens on 127.0.0.1 alone).
+    // Only this thread replaces `mosq`, so it uses it without `mosq_lock`.
+    if (rc == MOSQ_ERR_SUCCESS)
+      rc = mosquitto_connect(client->mosq, client->host, client->port, client->keepalive);
     int error = errno;
-    if (rc == MOSQ_ERR_SUCCESS) first = 0;
     // After sbm_client_stop, a few more rounds write the DISCONNECT (and what was
     // published before it); then the worker ends.
     int rounds_left = -1;
@@ -313,7 +406,7 @@ static void *run_worker(void *argument) {
       pthread_mutex_unlock(&client->lock);
       if (rounds_left > 0) rounds_left--;
     }
-    const char *reason = attempt_error(rc, error);
+    const char *reason = attempt_error(client, rc, error);
     pthread_mutex_lock(&client->lock);
     if (client->stopping) break;
     if (!client->attempt_reported) report_end_locked(client, rc, reason);
@@ -380,10 +473,15 @@ int sbm_client_subscribe(sbm_client *client, const char *topic, int qos) {
       client->subscriptions[client->subscription_count].topic = copy;
       client->subscriptions[client->subscription_count].qos = qos;
       client->subscription_count++;
-      if (client->connected) rc = mosquitto_subscribe_v5(client->mosq, NULL, topic, qos, 0, NULL);
     }
   }
+  int connected = client->connected;
   pthread_mutex_unlock(&client->lock);
+  if (rc == MOSQ_ERR_SUCCESS && connected) {
+    pthread_mutex_lock(&client->mosq_lock);
+    rc = mosquitto_subscribe_v5(client->mosq, NULL, topic, qos, 0, NULL);
+    pthread_mutex_unlock(&client->mosq_lock);
+  }
   return rc;
 }
 
@@ -391,12 +489,6 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
                        size_t payload_length, int qos, int retain, const char *response_topic,
                        const void *correlation, size_t correlation_length) {
   if (payload_length > MAX_PAYLOAD * 4) return MOSQ_ERR_PAYLOAD_SIZE;
-  pthread_mutex_lock(&client->lock);
-  int connected = client->connected;
-  pthread_mutex_unlock(&client->lock);
-  // Offline, libmosquitto would queue QoS 1 messages without limit: the state is
-  // published again on connecting instead.
-  if (!connected) return MOSQ_ERR_NO_CONN;
   mosquitto_property *properties = NULL;
   int rc = MOSQ_ERR_SUCCESS;
   if (response_topic)
@@ -404,9 +496,19 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
   if (!rc && correlation)
     rc = mosquitto_property_add_binary(&properties, MQTT_PROP_CORRELATION_DATA, correlation,
                                        (uint16_t)correlation_length);
+  // Held from the check to the publishing, so that the client cannot be renewed in
+  // between: a message for the connection that ended never waits in the next one's.
+  pthread_mutex_lock(&client->mosq_lock);
+  pthread_mutex_lock(&client->lock);
+  int connected = client->connected;
+  pthread_mutex_unlock(&client->lock);
+  // Offline, libmosquitto would queue QoS 1 messages without limit: the state is
+  // published again on connecting instead.
+  if (!rc && !connected) rc = MOSQ_ERR_NO_CONN;
   if (!rc)
     rc = mosquitto_publish_v5(client->mosq, NULL, topic, (int)payload_length, payload, qos,
                               retain, properties);
+  pthread_mutex_unlock(&client->mosq_lock);
   mosquitto_property_free_all(&properties);
   return rc;
 }
@@ -429,7 +531,9 @@ void sbm_client_stop(sbm_client *client, int wait_milliseconds) {
   pthread_cond_broadcast(&client->wake);
   pthread_mutex_unlock(&client->lock);
   // The broker publishes the will (`offline`) for this DISCONNECT as for a lost one.
+  pthread_mutex_lock(&client->mosq_lock);
   mosquitto_disconnect_v5(client->mosq, MQTT_RC_DISCONNECT_WITH_WILL_MSG, NULL);
+  pthread_mutex_unlock(&client->mosq_lock);
   struct timespec until = time_after(CLOCK_REALTIME, wait_milliseconds);
   if (pthread_timedjoin_np(client->thread, NULL, &until) == 0) {
     free_client(client);

@@ -72,4 +72,41 @@ struct MQTTFaultTests {
     #expect(slowest < 1000)
     #expect(daemon.waitForStderr { $0.contains("MQTT: connection to \(broker.url) lost") })
   }
+
+  /// Changes published to a broker that stopped answering are never delivered late, by
+  /// the next connection: a subscriber of the restarted broker sees only the board's
+  /// state as it is, never an older one.
+  @Test func whatALostConnectionDidNotDeliverIsNeverSentLate() throws {
+    let broker = try MosquittoBroker()
+    let folder = try TemporaryFolder()
+    let daemon = try MQTTTests.start(
+      MQTTTests.configuration(in: folder, broker: broker.url, fields: Self.fields), in: folder)
+    #expect(
+      try MQTTTests.waitForRetained(broker, MQTTTests.base + "/status") { $0 == "online" } != nil)
+    let control = try ControlClient(path: folder.path(of: "control"))
+
+    broker.pause()
+    for score in 1...3 {
+      #expect(control.request("set home \(score)") == "ok home \(score)")
+    }
+    usleep(300_000)
+    broker.kill()
+    #expect(daemon.waitForStderr { $0.contains("MQTT: connection to \(broker.url) lost") })
+    #expect(control.request("set home 10") == "ok home 10")
+
+    try broker.start()
+    let subscriber = try broker.subscribe(MQTTTests.base + "/state", count: 50, timeout: 4)
+    var published: [Int64] = []
+    _ = subscriber.waitForLine(timeout: 8) { line in
+      let payload = line.drop { $0 != " " }.dropFirst()
+      if let document = try? JSONValue.parse(String(payload)),
+        let home = document["fields"]?["home"]?["value"]?.intValue
+      {
+        published.append(home)
+      }
+      return false
+    }
+    #expect(!published.isEmpty, "the board published its state again after reconnecting")
+    #expect(published.allSatisfy { $0 == 10 }, "home as published: \(published)")
+  }
 }

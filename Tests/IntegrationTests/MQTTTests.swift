@@ -384,6 +384,29 @@ struct MQTTTests {
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)
   }
+  @Test(.enabled(if: canUnshareMounts, "needs root and unshare(1) for a private /etc/hosts"))
+  func aBrokerNameWhoseFirstAddressRefusesIsReachedAtTheNext() throws {
+    // The name's first address is ::1, where nothing listens; the broker listens on
+    // 127.0.0.1 alone, as a broker on an IPv4-only host whose name also has an IPv6
+    // address.
+    let broker = try MosquittoBroker()
+    let folder = try TemporaryFolder()
+    let name = "broker.scoreboard-test.example"
+    let hosts = try folder.write("hosts", "::1 \(name)\n127.0.0.1 \(name)\n")
+    let url = "mqtt://\(name):\(broker.port)"
+    let path = try folder.write("board.conf", Self.configuration(in: folder, broker: url))
+    let daemon = try DaemonProcess(
+      executable: "/usr/bin/unshare",
+      arguments: [
+        "--mount", "sh", "-c",
+        "mount --bind \(hosts) /etc/hosts && exec \(DaemonProcess.binary) --config \(path)",
+      ], folder: folder)
+    #expect(
+      daemon.waitForStderr { $0.contains("MQTT: connected to \(url)") }, "\(daemon.stderrText)")
+    #expect(try Self.waitForRetained(broker, Self.base + "/status") { $0 == "online" } != nil)
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
 }
 
 extension String {

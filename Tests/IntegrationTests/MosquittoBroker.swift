@@ -95,6 +95,11 @@ final class MosquittoBroker {
     }
   }
 
+  /// Stops the broker (SIGSTOP): its connections stay open and it answers nothing.
+  func pause() {
+    process?.send(signal: SIGSTOP)
+  }
+
   /// Kills the broker at once (SIGKILL): no goodbye to any client.
   func kill() {
     if let process {

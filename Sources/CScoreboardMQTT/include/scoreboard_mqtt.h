@@ -9,8 +9,10 @@
 //
 // The worker connects, runs until the connection ends, waits (1 s, doubling to 60 s,
 // back to 1 s after a connection the broker accepted) and connects again, resolving
-// the name again, until sbm_client_stop. Every connection attempt and its end are
-// events, with libmosquitto's reason in words.
+// the name again, until sbm_client_stop. Each connection has a libmosquitto client of
+// its own: what an earlier one had not delivered is dropped, never sent late. Every
+// connection attempt and its end are events, with libmosquitto's reason in words and
+// the errors it logged meanwhile (OpenSSL's among them).
 
 #include <stddef.h>
 #include <stdint.h>
@@ -50,8 +52,6 @@ typedef enum {
   SBM_DISCONNECTED = 2,
   /// A message arrived on a subscribed topic.
   SBM_MESSAGE = 3,
-  /// libmosquitto logged an error (a TLS failure, say): `text`.
-  SBM_LOG = 4,
 } sbm_event_kind;
 
 /// One event; free its buffers with sbm_event_free.
@@ -103,7 +103,7 @@ void sbm_library_version(char *text, size_t size);
 /// libmosquitto's words for an error code.
 const char *sbm_error_text(int code);
 
-/// Disconnects cleanly (no will), stops the worker and frees the client. A worker stuck
+/// Disconnects (asking the broker to publish the will all the same), stops the worker and frees the client. A worker stuck
 /// in name resolution is waited for up to `wait_milliseconds`; after that it is left
 /// to finish by itself (and frees the client then).
 void sbm_client_stop(sbm_client *client, int wait_milliseconds);
