@@ -17,7 +17,8 @@ import Testing
     "Config/examples/usb-numpad.conf", "Config/examples/basketball-fiba.conf",
     "Config/examples/ice-hockey.conf", "Config/examples/futsal.conf",
     "Config/examples/ht16k33-backpacks.conf", "Config/examples/ht16k33-names.conf",
-    "Config/examples/tm1638-led-key.conf",
+    "Config/examples/tm1638-led-key.conf", "Config/examples/venue-court.conf",
+    "Config/examples/venue-far-end.conf",
   ])
   func shippedConfigurationsAreValid(path: String) throws {
     let daemon = try DaemonProcess(arguments: ["--check-config", Self.repository + "/" + path])

@@ -23,6 +23,7 @@ import Testing
   /// The examples with a USB numeric keypad and the numpad keymap of the reference.
   static let numpadExamples = [
     "s7s.conf", "s7s-two-modules.conf", "serial-frame.conf", "serial-text.conf",
+    "venue-court.conf",
   ]
 
   static let examples = [
@@ -167,7 +168,42 @@ import Testing
               "/dev/input/by-path/platform-fd500000.pcie-pci-0000:01:00.0-usb-0:1.4:1.0-event-kbd"
             ))),
       ]),
+    Example(
+      file: "venue-court.conf",
+      display: DisplayConfiguration(
+        name: "main", line: 41, cellCount: 4,
+        driver: .s7s(S7SDisplayOptions(ports: ["/dev/serial0"])), onStop: .keep),
+      fields: ["home", "away"]),
+    Example(
+      file: "venue-far-end.conf",
+      display: DisplayConfiguration(
+        name: "main", line: 21, cellCount: 4,
+        driver: .s7s(S7SDisplayOptions(ports: ["/dev/serial0"])), onStop: .blank),
+      fields: ["home", "away"], keypads: [:]),
   ]
+
+  /// The two boards of the venue examples: court 1 keeps the score and announces
+  /// itself to Home Assistant; the far end mirrors it, with dashes while it is away.
+  @Test func venueBoardsShareOneGame() throws {
+    let court = try Configuration.parse(
+      try PackageFile.contents(of: "Config/examples/venue-court.conf"), path: "venue-court.conf")
+    let farEnd = try Configuration.parse(
+      try PackageFile.contents(of: "Config/examples/venue-far-end.conf"),
+      path: "venue-far-end.conf")
+
+    #expect(
+      court.mqtt
+        == MQTTSettings(
+          host: "broker.local", clientID: "scoreboardd-court-1", baseTopic: "scoreboardd/court-1",
+          deviceName: "Court 1"))
+    #expect(
+      farEnd.mqtt
+        == MQTTSettings(
+          host: "broker.local", clientID: "scoreboardd-court-1-far-end",
+          baseTopic: "scoreboardd/court-1-far-end", discoveryPrefix: nil,
+          mirror: MQTTSettings.Mirror(source: "scoreboardd/court-1", whenStale: .dashes)))
+    #expect(farEnd.scoreboard.fields.map(\.name) == court.scoreboard.fields.map(\.name))
+  }
 
   @Test(arguments: examples)
   func parses(_ example: Example) throws {
