@@ -15,7 +15,14 @@ cd "$(dirname "$0")/.."
 swift=${SWIFT:-swift}
 cache=${SCOREBOARDD_CACHE:-$HOME/.cache/scoreboardd}
 venv=$cache/bench-venv
+# A whole run writes its report here; a partial one (--quick, or one scenario alone)
+# only prints it, so that it never replaces the whole run's figures.
 results=Benchmarks/results.md
+for argument in "$@"; do
+  case "$argument" in
+    --quick | --clock-only | --mqtt-only | --latency-only) results=$(mktemp) ;;
+  esac
+done
 release_flags=(-c release --static-swift-stdlib -Xswiftc -warnings-as-errors)
 
 echo "bench: building scoreboardd and the benchmarks (release, static Swift runtime)" >&2
@@ -80,3 +87,7 @@ trap 'rm -f "$stripped" "$stripped.floor" "$report"' EXIT
   fi
 } >"$results"
 cat "$results"
+if [ "$results" != Benchmarks/results.md ]; then
+  rm -f "$results"
+  echo "bench: a partial run: Benchmarks/results.md is left as it was" >&2
+fi
