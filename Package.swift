@@ -37,9 +37,10 @@ let package = Package(
       name: "LinuxIO", dependencies: ["CScoreboardLinux", "ScoreboardSettings"],
       // Debug builds record system calls for tests that look at them (SystemCallTrace).
       swiftSettings: [.define("SYSTEM_CALL_TRACE", .when(configuration: .debug))]),
-    // libmosquitto, the MQTT client library, from the system (apt: libmosquitto-dev).
-    .systemLibrary(
-      name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+    // libmosquitto's headers, from the system (apt: libmosquitto-dev). Not linked: the
+    // shim loads the library only for a board with [mqtt], so that the others never
+    // load OpenSSL (no pkgConfig here, whose flags would link it).
+    .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
     // C shim over libmosquitto: the client on a thread of its own (name resolution and
     // connecting block), its events queued for the loop behind an eventfd.
     .target(name: "CScoreboardMQTT", dependencies: ["CMosquitto"]),

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "scoreboard_mqtt.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -74,9 +75,77 @@ struct sbm_client {
   int subscription_count;
 };
 
-static pthread_once_t library_once = PTHREAD_ONCE_INIT;
+// libmosquitto is loaded when the first client is made, not when the daemon starts:
+// it brings OpenSSL (about 2 MB of memory), which a board without [mqtt] never needs.
+// These are the functions the shim calls, each through `api`.
+#define MOSQUITTO_FUNCTIONS(X) \
+  X(mosquitto_connect) \
+  X(mosquitto_connect_v5_callback_set) \
+  X(mosquitto_destroy) \
+  X(mosquitto_disconnect_v5) \
+  X(mosquitto_disconnect_v5_callback_set) \
+  X(mosquitto_int_option) \
+  X(mosquitto_lib_init) \
+  X(mosquitto_lib_version) \
+  X(mosquitto_log_callback_set) \
+  X(mosquitto_loop) \
+  X(mosquitto_message_v5_callback_set) \
+  X(mosquitto_new) \
+  X(mosquitto_property_add_binary) \
+  X(mosquitto_property_add_string) \
+  X(mosquitto_property_free_all) \
+  X(mosquitto_property_read_binary) \
+  X(mosquitto_property_read_string) \
+  X(mosquitto_publish_v5) \
+  X(mosquitto_reason_string) \
+  X(mosquitto_strerror) \
+  X(mosquitto_subscribe_v5) \
+  X(mosquitto_threaded_set) \
+  X(mosquitto_tls_opts_set) \
+  X(mosquitto_tls_set) \
+  X(mosquitto_username_pw_set) \
+  X(mosquitto_will_set_v5)
 
-static void initialize_library(void) { mosquitto_lib_init(); }
+static struct {
+#define DECLARE(name) __typeof__(&name) name;
+  MOSQUITTO_FUNCTIONS(DECLARE)
+#undef DECLARE
+} api;
+
+static pthread_once_t library_once = PTHREAD_ONCE_INIT;
+static int library_loaded;
+// Why libmosquitto could not be loaded: the loader's words, and a sentence for people.
+static char library_error[200];
+static char library_problem[300];
+
+static void load_library(void) {
+  void *library = dlopen("libmosquitto.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    snprintf(library_error, sizeof library_error, "%s", dlerror());
+    snprintf(library_problem, sizeof library_problem,
+             "libmosquitto cannot be loaded (%s); install it (Debian: apt install libmosquitto1)",
+             library_error);
+    return;
+  }
+#define LOAD(name)                                                                      \
+  api.name = (__typeof__(&name))dlsym(library, #name);                                \
+  if (!api.name) {                                                                     \
+    snprintf(library_error, sizeof library_error, "it lacks " #name);                 \
+    snprintf(library_problem, sizeof library_problem,                                 \
+             "libmosquitto.so.1 lacks " #name " (scoreboardd needs libmosquitto 2.0 or later)"); \
+    return;                                                                            \
+  }
+  MOSQUITTO_FUNCTIONS(LOAD)
+#undef LOAD
+  api.mosquitto_lib_init();
+  library_loaded = 1;
+}
+
+// Loads libmosquitto once; 1 when it is there.
+static int library_ready(void) {
+  pthread_once(&library_once, load_library);
+  return library_loaded;
+}
 
 static char *copy_string(const char *text) { return text ? strdup(text) : NULL; }
 
@@ -142,13 +211,13 @@ static void on_connect(struct mosquitto *mosq, void *object, int code, int flags
     client->accepted = 1;
     client->attempt_log[0] = 0;
     for (int index = 0; index < client->subscription_count; index++) {
-      mosquitto_subscribe_v5(mosq, NULL, client->subscriptions[index].topic,
+      api.mosquitto_subscribe_v5(mosq, NULL, client->subscriptions[index].topic,
                              client->subscriptions[index].qos, 0, NULL);
     }
     sbm_event event = {.kind = SBM_CONNECTED};
     push_locked(client, &event);
   } else {
-    report_end_locked(client, code, mosquitto_reason_string(code));
+    report_end_locked(client, code, api.mosquitto_reason_string(code));
   }
   pthread_mutex_unlock(&client->lock);
 }
@@ -161,8 +230,8 @@ static void on_disconnect(struct mosquitto *mosq, void *object, int code,
   pthread_mutex_lock(&client->lock);
   if (client->connected && !client->stopping) {
     const char *reason = code == MOSQ_ERR_CONN_LOST || code == MOSQ_ERR_KEEPALIVE
-                             ? mosquitto_strerror(code)
-                             : mosquitto_reason_string(code);
+                             ? api.mosquitto_strerror(code)
+                             : api.mosquitto_reason_string(code);
     report_end_locked(client, code, reason);
   }
   client->connected = 0;
@@ -179,13 +248,13 @@ static void on_message(struct mosquitto *mosq, void *object, const struct mosqui
   event.payload = copy_bytes(message->payload, (size_t)message->payloadlen);
   event.payload_length = (size_t)message->payloadlen;
   char *response_topic = NULL;
-  if (mosquitto_property_read_string(properties, MQTT_PROP_RESPONSE_TOPIC, &response_topic,
+  if (api.mosquitto_property_read_string(properties, MQTT_PROP_RESPONSE_TOPIC, &response_topic,
                                      false)) {
     event.response_topic = response_topic;
   }
   void *correlation = NULL;
   uint16_t correlation_length = 0;
-  if (mosquitto_property_read_binary(properties, MQTT_PROP_CORRELATION_DATA, &correlation,
+  if (api.mosquitto_property_read_binary(properties, MQTT_PROP_CORRELATION_DATA, &correlation,
                                      &correlation_length, false)) {
     event.correlation = correlation;
     event.correlation_length = correlation_length;
@@ -220,7 +289,7 @@ static void free_secret(char *text) {
 }
 
 static void free_client(sbm_client *client) {
-  if (client->mosq) mosquitto_destroy(client->mosq);
+  if (client->mosq) api.mosquitto_destroy(client->mosq);
   sbm_event event;
   while (sbm_client_next_event(client, &event)) sbm_event_free(&event);
   for (int index = 0; index < client->subscription_count; index++)
@@ -242,44 +311,48 @@ static void free_client(sbm_client *client) {
 // A libmosquitto client set up with the options: NULL with *error_text set (static
 // text) when libmosquitto refuses them or has no memory.
 static struct mosquitto *make_mosquitto(sbm_client *client, const char **error_text) {
-  struct mosquitto *mosq = mosquitto_new(client->client_id, true, client);
+  struct mosquitto *mosq = api.mosquitto_new(client->client_id, true, client);
   if (!mosq) {
     *error_text = "cannot make an MQTT client";
     return NULL;
   }
-  mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
-  mosquitto_threaded_set(mosq, true);
-  mosquitto_connect_v5_callback_set(mosq, on_connect);
-  mosquitto_disconnect_v5_callback_set(mosq, on_disconnect);
-  mosquitto_message_v5_callback_set(mosq, on_message);
-  mosquitto_log_callback_set(mosq, on_log);
+  api.mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
+  api.mosquitto_threaded_set(mosq, true);
+  api.mosquitto_connect_v5_callback_set(mosq, on_connect);
+  api.mosquitto_disconnect_v5_callback_set(mosq, on_disconnect);
+  api.mosquitto_message_v5_callback_set(mosq, on_message);
+  api.mosquitto_log_callback_set(mosq, on_log);
   int rc = MOSQ_ERR_SUCCESS;
   if (client->username || client->password) {
-    rc = mosquitto_username_pw_set(mosq, client->username, client->password);
+    rc = api.mosquitto_username_pw_set(mosq, client->username, client->password);
     if (rc) *error_text = "the user name or password is not accepted";
   }
   if (!rc && client->tls) {
-    rc = mosquitto_tls_set(mosq, client->ca_file, client->ca_file ? NULL : "/etc/ssl/certs",
+    rc = api.mosquitto_tls_set(mosq, client->ca_file, client->ca_file ? NULL : "/etc/ssl/certs",
                            NULL, NULL, NULL);
-    if (!rc) rc = mosquitto_tls_opts_set(mosq, 1, NULL, NULL);
+    if (!rc) rc = api.mosquitto_tls_opts_set(mosq, 1, NULL, NULL);
     if (rc) *error_text = "the CA file cannot be used for TLS";
   }
   if (!rc && client->will_topic) {
-    rc = mosquitto_will_set_v5(mosq, client->will_topic, (int)strlen(client->will_payload),
+    rc = api.mosquitto_will_set_v5(mosq, client->will_topic, (int)strlen(client->will_payload),
                                client->will_payload, client->will_qos, client->will_retain,
                                NULL);
     if (rc) *error_text = "the will is not accepted";
   }
   if (rc) {
-    mosquitto_destroy(mosq);
+    api.mosquitto_destroy(mosq);
     return NULL;
   }
   return mosq;
 }
 
 sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) {
-  pthread_once(&library_once, initialize_library);
   *error_text = NULL;
+  if (!library_ready()) {
+    *error_text = library_problem;
+    errno = ENOENT;
+    return NULL;
+  }
   sbm_client *client = calloc(1, sizeof *client);
   if (!client) {
     *error_text = "out of memory";
@@ -357,8 +430,8 @@ static int wait_locked(sbm_client *client, int milliseconds) {
 // are told as the TLS error they are.
 static const char *attempt_error(const sbm_client *client, int code, int error) {
   if (code == MOSQ_ERR_ERRNO && error == EPROTO && client->tls)
-    return mosquitto_strerror(MOSQ_ERR_TLS);
-  return code == MOSQ_ERR_ERRNO ? strerror(error) : mosquitto_strerror(code);
+    return api.mosquitto_strerror(MOSQ_ERR_TLS);
+  return code == MOSQ_ERR_ERRNO ? strerror(error) : api.mosquitto_strerror(code);
 }
 
 // Gives the client a new libmosquitto client for the next connection; the old one and
@@ -371,7 +444,7 @@ static int renew_mosquitto(sbm_client *client) {
   struct mosquitto *old = client->mosq;
   client->mosq = fresh;
   pthread_mutex_unlock(&client->mosq_lock);
-  mosquitto_destroy(old);
+  api.mosquitto_destroy(old);
   return MOSQ_ERR_SUCCESS;
 }
 
@@ -393,13 +466,13 @@ static void *run_worker(void *argument) {
     // "localhost" that is ::1, refused by a broker that listens on 127.0.0.1 alone).
     // Only this thread replaces `mosq`, so it uses it without `mosq_lock`.
     if (rc == MOSQ_ERR_SUCCESS)
-      rc = mosquitto_connect(client->mosq, client->host, client->port, client->keepalive);
+      rc = api.mosquitto_connect(client->mosq, client->host, client->port, client->keepalive);
     int error = errno;
     // After sbm_client_stop, a few more rounds write the DISCONNECT (and what was
     // published before it); then the worker ends.
     int rounds_left = -1;
     while (rc == MOSQ_ERR_SUCCESS && rounds_left != 0) {
-      rc = mosquitto_loop(client->mosq, rounds_left < 0 ? 1000 : 100, 1);
+      rc = api.mosquitto_loop(client->mosq, rounds_left < 0 ? 1000 : 100, 1);
       error = errno;
       pthread_mutex_lock(&client->lock);
       if (client->stopping && rounds_left < 0) rounds_left = 5;
@@ -479,7 +552,7 @@ int sbm_client_subscribe(sbm_client *client, const char *topic, int qos) {
   pthread_mutex_unlock(&client->lock);
   if (rc == MOSQ_ERR_SUCCESS && connected) {
     pthread_mutex_lock(&client->mosq_lock);
-    rc = mosquitto_subscribe_v5(client->mosq, NULL, topic, qos, 0, NULL);
+    rc = api.mosquitto_subscribe_v5(client->mosq, NULL, topic, qos, 0, NULL);
     pthread_mutex_unlock(&client->mosq_lock);
   }
   return rc;
@@ -492,9 +565,9 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
   mosquitto_property *properties = NULL;
   int rc = MOSQ_ERR_SUCCESS;
   if (response_topic)
-    rc = mosquitto_property_add_string(&properties, MQTT_PROP_RESPONSE_TOPIC, response_topic);
+    rc = api.mosquitto_property_add_string(&properties, MQTT_PROP_RESPONSE_TOPIC, response_topic);
   if (!rc && correlation)
-    rc = mosquitto_property_add_binary(&properties, MQTT_PROP_CORRELATION_DATA, correlation,
+    rc = api.mosquitto_property_add_binary(&properties, MQTT_PROP_CORRELATION_DATA, correlation,
                                        (uint16_t)correlation_length);
   // Held from the check to the publishing, so that the client cannot be renewed in
   // between: a message for the connection that ended never waits in the next one's.
@@ -506,18 +579,20 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
   // published again on connecting instead.
   if (!rc && !connected) rc = MOSQ_ERR_NO_CONN;
   if (!rc)
-    rc = mosquitto_publish_v5(client->mosq, NULL, topic, (int)payload_length, payload, qos,
+    rc = api.mosquitto_publish_v5(client->mosq, NULL, topic, (int)payload_length, payload, qos,
                               retain, properties);
   pthread_mutex_unlock(&client->mosq_lock);
-  mosquitto_property_free_all(&properties);
+  api.mosquitto_property_free_all(&properties);
   return rc;
 }
 
-const char *sbm_error_text(int code) { return mosquitto_strerror(code); }
-
 void sbm_library_version(char *text, size_t size) {
+  if (!library_ready()) {
+    snprintf(text, size, "not loaded: %s", library_error);
+    return;
+  }
   int major = 0, minor = 0, revision = 0;
-  mosquitto_lib_version(&major, &minor, &revision);
+  api.mosquitto_lib_version(&major, &minor, &revision);
   snprintf(text, size, "%d.%d.%d", major, minor, revision);
 }
 
@@ -532,7 +607,7 @@ void sbm_client_stop(sbm_client *client, int wait_milliseconds) {
   pthread_mutex_unlock(&client->lock);
   // The broker publishes the will (`offline`) for this DISCONNECT as for a lost one.
   pthread_mutex_lock(&client->mosq_lock);
-  mosquitto_disconnect_v5(client->mosq, MQTT_RC_DISCONNECT_WITH_WILL_MSG, NULL);
+  api.mosquitto_disconnect_v5(client->mosq, MQTT_RC_DISCONNECT_WITH_WILL_MSG, NULL);
   pthread_mutex_unlock(&client->mosq_lock);
   struct timespec until = time_after(CLOCK_REALTIME, wait_milliseconds);
   if (pthread_timedjoin_np(client->thread, NULL, &until) == 0) {

@@ -172,9 +172,10 @@ public final class MQTTClient {
       correlation: correlation)
   }
 
-  /// `libmosquitto 2.0.11`: the library in use, for `--version`.
+  /// `libmosquitto 2.0.11`, or `libmosquitto not loaded: WHY`: the library in use, for
+  /// `--version`.
   public static var libraryDescription: String {
-    var text = [CChar](repeating: 0, count: 32)
+    var text = [CChar](repeating: 0, count: 320)
     sbm_library_version(&text, text.count)
     return "libmosquitto "
       + String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -407,6 +407,43 @@ struct MQTTTests {
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)
   }
+  @Test(.enabled(if: canUnshareMounts, "needs root and unshare(1) to hide libmosquitto"))
+  func withoutLibmosquittoOnlyABoardWithMQTTIsRefused() throws {
+    // libmosquitto.so.1, as the dynamic loader finds it, replaced by an empty file.
+    let hide =
+      "library=$(ldconfig -p | awk '$1 == \"libmosquitto.so.1\" { print $NF; exit }') && "
+      + "mount --bind /dev/null \"$(readlink -f \"$library\")\" && exec \"$@\""
+    func run(_ arguments: [String], in folder: TemporaryFolder) throws -> DaemonProcess {
+      try DaemonProcess(
+        executable: "/usr/bin/unshare",
+        arguments: ["--mount", "sh", "-c", hide, "sh", DaemonProcess.binary] + arguments,
+        folder: folder)
+    }
+    let folder = try TemporaryFolder()
+    let version = try run(["--version"], in: folder)
+    #expect(version.waitForLine { $0.hasPrefix("libmosquitto not loaded: ") } != nil)
+    #expect(version.waitForExit() == 0)
+
+    let withMQTT = try run(
+      [
+        "--config",
+        try folder.write("mqtt.conf", Self.configuration(in: folder, broker: "mqtt://127.0.0.1")),
+      ],
+      in: folder)
+    #expect(withMQTT.waitForExit() == 78)
+    #expect(
+      withMQTT.stderrText.contains("libmosquitto cannot be loaded")
+        && withMQTT.stderrText.contains("apt install libmosquitto1"), "\(withMQTT.stderrText)")
+
+    // A board without [mqtt] never loads it.
+    let plain = Self.configuration(in: folder, broker: "-").withoutSection("[mqtt]")
+    let daemon = try run(["--config", try folder.write("plain.conf", plain)], in: folder)
+    #expect(daemon.waitForStderr { $0.contains("started: ") }, "\(daemon.stderrText)")
+    let control = try ControlClient(path: folder.path(of: "control"))
+    #expect(control.request("set home 5") == "ok home 5")
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
 }
 
 extension String {

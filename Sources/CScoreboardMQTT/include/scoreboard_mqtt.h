@@ -71,8 +71,9 @@ typedef struct {
   int retained;
 } sbm_event;
 
-/// A client that is not running yet; NULL with errno set (ENOMEM, or EINVAL for bad
-/// options) and *error_text naming the problem (static text).
+/// A client that is not running yet; NULL with errno set (ENOMEM, EINVAL for bad
+/// options, ENOENT when libmosquitto cannot be loaded) and *error_text naming the
+/// problem (static text). The first call loads libmosquitto (dlopen).
 sbm_client *sbm_client_new(const sbm_options *options, const char **error_text);
 
 /// Starts the worker thread. 0, or an errno value.
@@ -97,11 +98,9 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
                        size_t payload_length, int qos, int retain, const char *response_topic,
                        const void *correlation, size_t correlation_length);
 
-/// The version of the libmosquitto in use, such as 2.0.11, into `text`.
+/// The version of the libmosquitto in use, such as 2.0.11, into `text`; or "not
+/// loaded: " and why.
 void sbm_library_version(char *text, size_t size);
-
-/// libmosquitto's words for an error code.
-const char *sbm_error_text(int code);
 
 /// Disconnects (asking the broker to publish the will all the same), stops the worker and frees the client. A worker stuck
 /// in name resolution is waited for up to `wait_milliseconds`; after that it is left
