@@ -127,13 +127,14 @@ static void load_library(void) {
              library_error);
     return;
   }
-#define LOAD(name)                                                                      \
-  api.name = (__typeof__(&name))dlsym(library, #name);                                \
-  if (!api.name) {                                                                     \
-    snprintf(library_error, sizeof library_error, "it lacks " #name);                 \
-    snprintf(library_problem, sizeof library_problem,                                 \
-             "libmosquitto.so.1 lacks " #name " (scoreboardd needs libmosquitto 2.0 or later)"); \
-    return;                                                                            \
+#define LOAD(name)                                                                 \
+  api.name = (__typeof__(&name))dlsym(library, #name);                           \
+  if (!api.name) {                                                                \
+    snprintf(library_error, sizeof library_error, "it lacks " #name);            \
+    snprintf(library_problem, sizeof library_problem,                            \
+             "libmosquitto.so.1 lacks " #name                                    \
+             " (scoreboardd needs libmosquitto 2.0 or later)");                  \
+    return;                                                                       \
   }
   MOSQUITTO_FUNCTIONS(LOAD)
 #undef LOAD
@@ -148,6 +149,13 @@ static int library_ready(void) {
 }
 
 static char *copy_string(const char *text) { return text ? strdup(text) : NULL; }
+
+// A copy of an optional option; *failed is set when a text could not be copied.
+static char *copy_option(const char *text, int *failed) {
+  char *copy = copy_string(text);
+  if (text && !copy) *failed = 1;
+  return copy;
+}
 
 static uint8_t *copy_bytes(const void *bytes, size_t length) {
   uint8_t *copy = malloc(length ? length : 1);
@@ -212,7 +220,7 @@ static void on_connect(struct mosquitto *mosq, void *object, int code, int flags
     client->attempt_log[0] = 0;
     for (int index = 0; index < client->subscription_count; index++) {
       api.mosquitto_subscribe_v5(mosq, NULL, client->subscriptions[index].topic,
-                             client->subscriptions[index].qos, 0, NULL);
+                                 client->subscriptions[index].qos, 0, NULL);
     }
     sbm_event event = {.kind = SBM_CONNECTED};
     push_locked(client, &event);
@@ -248,14 +256,14 @@ static void on_message(struct mosquitto *mosq, void *object, const struct mosqui
   event.payload = copy_bytes(message->payload, (size_t)message->payloadlen);
   event.payload_length = (size_t)message->payloadlen;
   char *response_topic = NULL;
-  if (api.mosquitto_property_read_string(properties, MQTT_PROP_RESPONSE_TOPIC, &response_topic,
-                                     false)) {
+  if (api.mosquitto_property_read_string(properties, MQTT_PROP_RESPONSE_TOPIC,
+                                         &response_topic, false)) {
     event.response_topic = response_topic;
   }
   void *correlation = NULL;
   uint16_t correlation_length = 0;
   if (api.mosquitto_property_read_binary(properties, MQTT_PROP_CORRELATION_DATA, &correlation,
-                                     &correlation_length, false)) {
+                                         &correlation_length, false)) {
     event.correlation = correlation;
     event.correlation_length = correlation_length;
   }
@@ -328,15 +336,15 @@ static struct mosquitto *make_mosquitto(sbm_client *client, const char **error_t
     if (rc) *error_text = "the user name or password is not accepted";
   }
   if (!rc && client->tls) {
-    rc = api.mosquitto_tls_set(mosq, client->ca_file, client->ca_file ? NULL : "/etc/ssl/certs",
-                           NULL, NULL, NULL);
+    rc = api.mosquitto_tls_set(mosq, client->ca_file,
+                               client->ca_file ? NULL : "/etc/ssl/certs", NULL, NULL, NULL);
     if (!rc) rc = api.mosquitto_tls_opts_set(mosq, 1, NULL, NULL);
     if (rc) *error_text = "the CA file cannot be used for TLS";
   }
   if (!rc && client->will_topic) {
     rc = api.mosquitto_will_set_v5(mosq, client->will_topic, (int)strlen(client->will_payload),
-                               client->will_payload, client->will_qos, client->will_retain,
-                               NULL);
+                                   client->will_payload, client->will_qos, client->will_retain,
+                                   NULL);
     if (rc) *error_text = "the will is not accepted";
   }
   if (rc) {
@@ -366,16 +374,19 @@ sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) 
   pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
   pthread_cond_init(&client->wake, &attributes);
   pthread_condattr_destroy(&attributes);
-  client->host = copy_string(options->host);
+  int failed = !options->host;
+  client->host = copy_option(options->host, &failed);
   client->port = options->port;
   client->keepalive = options->keepalive_seconds;
-  client->client_id = copy_string(options->client_id);
-  client->username = copy_string(options->username);
-  client->password = copy_string(options->password);
+  client->client_id = copy_option(options->client_id, &failed);
+  client->username = copy_option(options->username, &failed);
+  client->password = copy_option(options->password, &failed);
   client->tls = options->tls;
-  client->ca_file = copy_string(options->ca_file);
-  client->will_topic = copy_string(options->will_topic);
-  client->will_payload = copy_string(options->will_topic ? options->will_payload : NULL);
+  client->ca_file = copy_option(options->ca_file, &failed);
+  if (options->will_topic) {
+    client->will_topic = copy_option(options->will_topic, &failed);
+    client->will_payload = copy_option(options->will_payload ? options->will_payload : "", &failed);
+  }
   client->will_qos = options->will_qos;
   client->will_retain = options->will_retain;
   if (client->event_fd < 0) {
@@ -385,10 +396,7 @@ sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) 
     errno = error;
     return NULL;
   }
-  if (!client->host || (options->client_id && !client->client_id) ||
-      (options->username && !client->username) || (options->password && !client->password) ||
-      (options->ca_file && !client->ca_file) || (options->will_topic && !client->will_topic) ||
-      (options->will_topic && !client->will_payload)) {
+  if (failed) {
     *error_text = "out of memory";
     free_client(client);
     errno = ENOMEM;
@@ -565,10 +573,11 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
   mosquitto_property *properties = NULL;
   int rc = MOSQ_ERR_SUCCESS;
   if (response_topic)
-    rc = api.mosquitto_property_add_string(&properties, MQTT_PROP_RESPONSE_TOPIC, response_topic);
+    rc = api.mosquitto_property_add_string(&properties, MQTT_PROP_RESPONSE_TOPIC,
+                                           response_topic);
   if (!rc && correlation)
     rc = api.mosquitto_property_add_binary(&properties, MQTT_PROP_CORRELATION_DATA, correlation,
-                                       (uint16_t)correlation_length);
+                                           (uint16_t)correlation_length);
   // Held from the check to the publishing, so that the client cannot be renewed in
   // between: a message for the connection that ended never waits in the next one's.
   pthread_mutex_lock(&client->mosq_lock);
@@ -580,7 +589,7 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
   if (!rc && !connected) rc = MOSQ_ERR_NO_CONN;
   if (!rc)
     rc = api.mosquitto_publish_v5(client->mosq, NULL, topic, (int)payload_length, payload, qos,
-                              retain, properties);
+                                  retain, properties);
   pthread_mutex_unlock(&client->mosq_lock);
   api.mosquitto_property_free_all(&properties);
   return rc;

@@ -22,14 +22,20 @@ struct MQTTFaultTests {
     digits = 2
     """
 
-  @Test func theBrokerRestartsDuringABurstOfChanges() throws {
-    let broker = try MosquittoBroker()
+  /// A board with the test's fields on `broker`, once it is online there, and a control
+  /// client of it.
+  static func startBoard(on broker: MosquittoBroker) throws -> (DaemonProcess, ControlClient) {
     let folder = try TemporaryFolder()
     let daemon = try MQTTTests.start(
       MQTTTests.configuration(in: folder, broker: broker.url, fields: Self.fields), in: folder)
     #expect(
       try MQTTTests.waitForRetained(broker, MQTTTests.base + "/status") { $0 == "online" } != nil)
-    let control = try ControlClient(path: folder.path(of: "control"))
+    return (daemon, try ControlClient(path: folder.path(of: "control")))
+  }
+
+  @Test func theBrokerRestartsDuringABurstOfChanges() throws {
+    let broker = try MosquittoBroker()
+    let (daemon, control) = try Self.startBoard(on: broker)
     let command = #"{"id":"desk-7","request":"add away +1"}"#
     try broker.publish(MQTTTests.base + "/command", command)
     try broker.publish(MQTTTests.base + "/command", command)
@@ -78,12 +84,7 @@ struct MQTTFaultTests {
   /// state as it is, never an older one.
   @Test func whatALostConnectionDidNotDeliverIsNeverSentLate() throws {
     let broker = try MosquittoBroker()
-    let folder = try TemporaryFolder()
-    let daemon = try MQTTTests.start(
-      MQTTTests.configuration(in: folder, broker: broker.url, fields: Self.fields), in: folder)
-    #expect(
-      try MQTTTests.waitForRetained(broker, MQTTTests.base + "/status") { $0 == "online" } != nil)
-    let control = try ControlClient(path: folder.path(of: "control"))
+    let (daemon, control) = try Self.startBoard(on: broker)
 
     broker.pause()
     for score in 1...3 {

@@ -102,9 +102,10 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
 /// loaded: " and why.
 void sbm_library_version(char *text, size_t size);
 
-/// Disconnects (asking the broker to publish the will all the same), stops the worker and frees the client. A worker stuck
-/// in name resolution is waited for up to `wait_milliseconds`; after that it is left
-/// to finish by itself (and frees the client then).
+/// Disconnects (asking the broker to publish the will all the same), stops the worker
+/// and frees the client. A worker stuck in name resolution is waited for up to
+/// `wait_milliseconds`; after that it is left to finish by itself (and frees the
+/// client then).
 void sbm_client_stop(sbm_client *client, int wait_milliseconds);
 
 #ifdef __cplusplus
