@@ -22,8 +22,9 @@ final class MosquittoBroker {
   }
 
   let folder: TemporaryFolder
-  let port: Int
-  let tlsPort: Int
+  private(set) var port = 0
+  private(set) var tlsPort = 0
+  private let anonymous: Bool
   /// The CA that signed the broker's certificate, and one that did not.
   let caFile: String
   let otherCAFile: String
@@ -31,11 +32,9 @@ final class MosquittoBroker {
 
   init(anonymous: Bool = true) throws {
     folder = try TemporaryFolder()
-    port = try Self.freePort()
-    tlsPort = try Self.freePort()
+    self.anonymous = anonymous
     caFile = folder.path(of: "ca.crt")
     otherCAFile = folder.path(of: "other-ca.crt")
-    let passwords = folder.path(of: "passwords")
     try Self.shell(
       """
       cd '\(folder.path)' &&
@@ -50,6 +49,24 @@ final class MosquittoBroker {
         -out server.crt -days 2 -extfile san.ext &&
       chmod 644 passwords server.key
       """)
+    // Ports that were free a moment ago may be taken by the time the broker binds them
+    // (two calls can even return the same one): a broker that exits gets new ones.
+    for attempt in 1...3 {
+      port = try Self.freePort()
+      repeat { tlsPort = try Self.freePort() } while tlsPort == port
+      try writeConfiguration()
+      do {
+        try start()
+        return
+      } catch let exited as BrokerExited where attempt < 3 {
+        print("\(exited); trying other ports")
+      }
+    }
+  }
+
+  /// Writes mosquitto.conf for the ports of now.
+  private func writeConfiguration() throws {
+    let passwords = folder.path(of: "passwords")
     // Started as root, Mosquitto would change to its own user, who cannot enter the
     // test's private folder.
     let user = geteuid() == 0 ? "user root\n" : ""
@@ -72,7 +89,6 @@ final class MosquittoBroker {
       keyfile \(folder.path(of: "server.key"))
 
       """)
-    try start()
   }
 
   deinit {
@@ -88,11 +104,20 @@ final class MosquittoBroker {
   func start() throws {
     process = try DaemonProcess(
       executable: Self.broker, arguments: ["-c", folder.path(of: "mosquitto.conf")])
-    let deadline = Self.now() + 10
+    let deadline = Self.now() + 20
     while !Self.accepts(port: port) {
+      // Waits 20 ms for the broker to end, reading what it writes meanwhile.
+      if let process, process.waitForExit(timeout: 0.02) != nil {
+        throw BrokerExited(message: process.stderrText)
+      }
       guard Self.now() < deadline else { throw SpawnError(message: "mosquitto did not start") }
-      usleep(20_000)
     }
+  }
+
+  /// The broker ended before it accepted connections; `message` is what it wrote.
+  struct BrokerExited: Error, CustomStringConvertible {
+    var message: String
+    var description: String { "mosquitto exited at its start: \(message)" }
   }
 
   /// Stops the broker (SIGSTOP): its connections stay open and it answers nothing.
