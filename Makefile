@@ -64,7 +64,7 @@ INSTALL ?= install
 RELEASE_DIR := .build/release
 RELEASE_PROGRAMS := $(RELEASE_DIR)/scoreboardd $(RELEASE_DIR)/scoreboardctl
 MAN_PAGES := docs/man/scoreboardd.8 docs/man/scoreboardd.conf.5 docs/man/scoreboardctl.1
-EXAMPLES := $(wildcard Config/examples/*.conf)
+EXAMPLES := $(wildcard Config/examples/*.conf Config/examples/*.acl)
 DOCS := $(wildcard docs/*.md)
 
 .PHONY: all deps toolchain build demo test test-gpiod2 test-trixie test-hil test-powercut bench fuzz

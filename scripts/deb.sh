@@ -94,7 +94,14 @@ fi
 echo "=== deb.sh: packages"
 for deb in "$out"/scoreboardd_*.deb; do
   echo "${deb##*/}: $(du -k "$deb" | cut -f1) kB"
-  echo "  Depends: $(dpkg-deb -f "$deb" Depends)"
+  depends=$(dpkg-deb -f "$deb" Depends)
+  echo "  Depends: $depends"
+  echo "  Recommends: $(dpkg-deb -f "$deb" Recommends)"
+  # libmosquitto (and OpenSSL with it) is loaded only by a board with [mqtt]: a
+  # recommendation, never a dependency (a link to it would make dpkg-shlibdeps add one).
+  case "$depends" in
+    *libmosquitto*) fail "${deb##*/}: Depends names libmosquitto; it must only be recommended" ;;
+  esac
   dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/sbin/scoreboardd >"$root/tmp/scoreboardd.packaged"
   echo "  /usr/sbin/scoreboardd: $(in_root "$root" file -b /tmp/scoreboardd.packaged)"
   rm -f "$root/tmp/scoreboardd.packaged"

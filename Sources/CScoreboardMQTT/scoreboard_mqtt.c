@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,17 @@
 #include <mosquitto.h>
 #include <mqtt_protocol.h>
 
-// Messages waiting beyond this are dropped (a flood of commands), and so are payloads
-// larger than a state document could ever be.
-enum { MAX_QUEUED_MESSAGES = 1000, MAX_PAYLOAD = 65536, MAX_SUBSCRIPTIONS = 16 };
+// While this many messages, or this many bytes of them, wait for the loop, the worker
+// reads nothing more from the broker: the messages wait there (TCP and the broker's
+// queue hold them back), none that was acknowledged is dropped here.
+enum { MAX_QUEUED_MESSAGES = 4096, MAX_QUEUED_BYTES = 4 << 20, MAX_SUBSCRIPTIONS = 16 };
+// The largest packet the broker may send (MQTT 5's Maximum Packet Size, announced on
+// CONNECT: Mosquitto never sends more, it drops the message). A message larger than
+// this that arrives all the same is refused with an SBM_REFUSED event.
+enum { MAX_PACKET = SBM_MAXIMUM_PACKET_SIZE };
+// How many QoS 1 and 2 messages the broker may have in flight to this client (MQTT 5's
+// Receive Maximum).
+enum { RECEIVE_MAXIMUM = 100 };
 enum { FIRST_BACKOFF_MS = 1000, LAST_BACKOFF_MS = 60000 };
 // What libmosquitto logged as errors during one connection attempt (OpenSSL's reasons
 // among them) is kept up to this many bytes and told with the attempt's end.
@@ -66,11 +75,16 @@ struct sbm_client {
   queued_event *head;
   queued_event *tail;
   int queued_messages;
+  size_t queued_bytes;
+  // The worker waits on `drained` while the queue is full.
+  pthread_cond_t drained;
   // The errors libmosquitto logged since the attempt began, "; " between them.
   char attempt_log[MAX_ATTEMPT_LOG];
   struct {
     char *topic;
     int qos;
+    // MQTT 5 subscription options (MQTT_SUB_OPT_*).
+    int options;
   } subscriptions[MAX_SUBSCRIPTIONS];
   int subscription_count;
 };
@@ -79,7 +93,7 @@ struct sbm_client {
 // it brings OpenSSL (about 2 MB of memory), which a board without [mqtt] never needs.
 // These are the functions the shim calls, each through `api`.
 #define MOSQUITTO_FUNCTIONS(X) \
-  X(mosquitto_connect) \
+  X(mosquitto_connect_bind_v5) \
   X(mosquitto_connect_v5_callback_set) \
   X(mosquitto_destroy) \
   X(mosquitto_disconnect_v5) \
@@ -92,6 +106,8 @@ struct sbm_client {
   X(mosquitto_message_v5_callback_set) \
   X(mosquitto_new) \
   X(mosquitto_property_add_binary) \
+  X(mosquitto_property_add_int16) \
+  X(mosquitto_property_add_int32) \
   X(mosquitto_property_add_string) \
   X(mosquitto_property_free_all) \
   X(mosquitto_property_read_binary) \
@@ -139,6 +155,10 @@ static void load_library(void) {
   MOSQUITTO_FUNCTIONS(LOAD)
 #undef LOAD
   api.mosquitto_lib_init();
+  // A fixed threshold (which turns glibc's growing one off): a large packet's buffer is
+  // mapped and unmapped on its own, so the memory goes back to the system when it is
+  // freed, instead of staying in the heap of the worker's arena until the daemon stops.
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   library_loaded = 1;
 }
 
@@ -163,13 +183,21 @@ static uint8_t *copy_bytes(const void *bytes, size_t length) {
   return copy;
 }
 
+// The bytes an event holds, for the queue's limit.
+static size_t event_size(const sbm_event *event) {
+  return event->payload_length + event->correlation_length + sizeof(queued_event) +
+         (event->topic ? strlen(event->topic) : 0) +
+         (event->response_topic ? strlen(event->response_topic) : 0);
+}
+
+// Whether the loop has as much to take as the worker lets wait; with `lock` held.
+static int queue_full_locked(const sbm_client *client) {
+  return client->queued_messages >= MAX_QUEUED_MESSAGES ||
+         client->queued_bytes >= MAX_QUEUED_BYTES;
+}
+
 // Appends an event; called with `lock` held. Takes the event's buffers.
 static void push_locked(sbm_client *client, const sbm_event *event) {
-  if (event->kind == SBM_MESSAGE && client->queued_messages >= MAX_QUEUED_MESSAGES) {
-    sbm_event copy = *event;
-    sbm_event_free(&copy);
-    return;
-  }
   queued_event *node = calloc(1, sizeof *node);
   if (!node) {
     sbm_event copy = *event;
@@ -183,6 +211,7 @@ static void push_locked(sbm_client *client, const sbm_event *event) {
     client->head = node;
   client->tail = node;
   if (event->kind == SBM_MESSAGE) client->queued_messages++;
+  client->queued_bytes += event_size(event);
   uint64_t one = 1;
   ssize_t written;
   do {
@@ -220,7 +249,8 @@ static void on_connect(struct mosquitto *mosq, void *object, int code, int flags
     client->attempt_log[0] = 0;
     for (int index = 0; index < client->subscription_count; index++) {
       api.mosquitto_subscribe_v5(mosq, NULL, client->subscriptions[index].topic,
-                                 client->subscriptions[index].qos, 0, NULL);
+                                 client->subscriptions[index].qos,
+                                 client->subscriptions[index].options, NULL);
     }
     sbm_event event = {.kind = SBM_CONNECTED};
     push_locked(client, &event);
@@ -237,9 +267,10 @@ static void on_disconnect(struct mosquitto *mosq, void *object, int code,
   sbm_client *client = object;
   pthread_mutex_lock(&client->lock);
   if (client->connected && !client->stopping) {
-    const char *reason = code == MOSQ_ERR_CONN_LOST || code == MOSQ_ERR_KEEPALIVE
-                             ? api.mosquitto_strerror(code)
-                             : api.mosquitto_reason_string(code);
+    // A DISCONNECT from the broker carries an MQTT 5 reason code (0x80 and up); an end
+    // this side saw (a lost connection, a protocol error) is a libmosquitto error.
+    const char *reason = code >= 0x80 ? api.mosquitto_reason_string(code)
+                                      : api.mosquitto_strerror(code);
     report_end_locked(client, code, reason);
   }
   client->connected = 0;
@@ -250,8 +281,18 @@ static void on_message(struct mosquitto *mosq, void *object, const struct mosqui
                        const mosquitto_property *properties) {
   (void)mosq;
   sbm_client *client = object;
-  if (message->payloadlen < 0 || message->payloadlen > MAX_PAYLOAD) return;
-  sbm_event event = {.kind = SBM_MESSAGE, .retained = message->retain};
+  if (message->payloadlen < 0) return;
+  if (message->payloadlen > SBM_MAXIMUM_PAYLOAD) {
+    // A broker that ignored the announced limit: the message is refused, and said so.
+    sbm_event refused = {.kind = SBM_REFUSED, .retained = message->retain,
+                         .qos = message->qos, .payload_length = (size_t)message->payloadlen};
+    refused.topic = copy_string(message->topic);
+    pthread_mutex_lock(&client->lock);
+    push_locked(client, &refused);
+    pthread_mutex_unlock(&client->lock);
+    return;
+  }
+  sbm_event event = {.kind = SBM_MESSAGE, .retained = message->retain, .qos = message->qos};
   event.topic = copy_string(message->topic);
   event.payload = copy_bytes(message->payload, (size_t)message->payloadlen);
   event.payload_length = (size_t)message->payloadlen;
@@ -311,6 +352,7 @@ static void free_client(sbm_client *client) {
   free(client->will_payload);
   if (client->event_fd >= 0) close(client->event_fd);
   pthread_cond_destroy(&client->wake);
+  pthread_cond_destroy(&client->drained);
   pthread_mutex_destroy(&client->lock);
   pthread_mutex_destroy(&client->mosq_lock);
   free(client);
@@ -325,6 +367,9 @@ static struct mosquitto *make_mosquitto(sbm_client *client, const char **error_t
     return NULL;
   }
   api.mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
+  // Replies and states go out at once, not held back by Nagle's algorithm until the
+  // broker acknowledges the packet before (some 40 ms on a quiet link).
+  api.mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1);
   api.mosquitto_threaded_set(mosq, true);
   api.mosquitto_connect_v5_callback_set(mosq, on_connect);
   api.mosquitto_disconnect_v5_callback_set(mosq, on_disconnect);
@@ -373,6 +418,7 @@ sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) 
   pthread_condattr_init(&attributes);
   pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
   pthread_cond_init(&client->wake, &attributes);
+  pthread_cond_init(&client->drained, &attributes);
   pthread_condattr_destroy(&attributes);
   int failed = !options->host;
   client->host = copy_option(options->host, &failed);
@@ -456,6 +502,37 @@ static int renew_mosquitto(sbm_client *client) {
   return MOSQ_ERR_SUCCESS;
 }
 
+// Connects the current libmosquitto client, announcing the largest packet and the
+// most messages in flight this client takes. Blocks this thread.
+static int connect_to_broker(sbm_client *client) {
+  mosquitto_property *properties = NULL;
+  int rc = api.mosquitto_property_add_int32(&properties, MQTT_PROP_MAXIMUM_PACKET_SIZE,
+                                            MAX_PACKET);
+  if (!rc)
+    rc = api.mosquitto_property_add_int16(&properties, MQTT_PROP_RECEIVE_MAXIMUM,
+                                          RECEIVE_MAXIMUM);
+  if (!rc)
+    rc = api.mosquitto_connect_bind_v5(client->mosq, client->host, client->port,
+                                       client->keepalive, NULL, properties);
+  int error = errno;
+  api.mosquitto_property_free_all(&properties);
+  errno = error;
+  return rc;
+}
+
+// Waits while the loop has a full queue to take (at most a second at a time, so that
+// the connection's keep-alive goes on), or until stopping.
+static void wait_for_room(sbm_client *client) {
+  pthread_mutex_lock(&client->lock);
+  if (queue_full_locked(client) && !client->stopping) {
+    struct timespec until = time_after(CLOCK_MONOTONIC, 1000);
+    while (queue_full_locked(client) && !client->stopping) {
+      if (pthread_cond_timedwait(&client->drained, &client->lock, &until) == ETIMEDOUT) break;
+    }
+  }
+  pthread_mutex_unlock(&client->lock);
+}
+
 static void *run_worker(void *argument) {
   sbm_client *client = argument;
   int backoff = FIRST_BACKOFF_MS;
@@ -473,13 +550,13 @@ static void *run_worker(void *argument) {
     // (the asynchronous one keeps the first whose connection is pending: with
     // "localhost" that is ::1, refused by a broker that listens on 127.0.0.1 alone).
     // Only this thread replaces `mosq`, so it uses it without `mosq_lock`.
-    if (rc == MOSQ_ERR_SUCCESS)
-      rc = api.mosquitto_connect(client->mosq, client->host, client->port, client->keepalive);
+    if (rc == MOSQ_ERR_SUCCESS) rc = connect_to_broker(client);
     int error = errno;
     // After sbm_client_stop, a few more rounds write the DISCONNECT (and what was
     // published before it); then the worker ends.
     int rounds_left = -1;
     while (rc == MOSQ_ERR_SUCCESS && rounds_left != 0) {
+      wait_for_room(client);
       rc = api.mosquitto_loop(client->mosq, rounds_left < 0 ? 1000 : 100, 1);
       error = errno;
       pthread_mutex_lock(&client->lock);
@@ -515,11 +592,14 @@ int sbm_client_next_event(sbm_client *client, sbm_event *event) {
   pthread_mutex_lock(&client->lock);
   queued_event *node = client->head;
   if (node) {
+    int was_full = queue_full_locked(client);
     client->head = node->next;
     if (!client->head) client->tail = NULL;
     if (node->event.kind == SBM_MESSAGE) client->queued_messages--;
+    client->queued_bytes -= event_size(&node->event);
     *event = node->event;
     free(node);
+    if (was_full && !queue_full_locked(client)) pthread_cond_signal(&client->drained);
   }
   if (!client->head) {
     uint64_t count;
@@ -541,7 +621,9 @@ void sbm_event_free(sbm_event *event) {
   memset(event, 0, sizeof *event);
 }
 
-int sbm_client_subscribe(sbm_client *client, const char *topic, int qos) {
+int sbm_client_subscribe(sbm_client *client, const char *topic, int qos,
+                         int retain_as_published) {
+  int options = retain_as_published ? MQTT_SUB_OPT_RETAIN_AS_PUBLISHED : 0;
   pthread_mutex_lock(&client->lock);
   int rc = MOSQ_ERR_SUCCESS;
   if (client->subscription_count == MAX_SUBSCRIPTIONS) {
@@ -553,6 +635,7 @@ int sbm_client_subscribe(sbm_client *client, const char *topic, int qos) {
     } else {
       client->subscriptions[client->subscription_count].topic = copy;
       client->subscriptions[client->subscription_count].qos = qos;
+      client->subscriptions[client->subscription_count].options = options;
       client->subscription_count++;
     }
   }
@@ -560,7 +643,7 @@ int sbm_client_subscribe(sbm_client *client, const char *topic, int qos) {
   pthread_mutex_unlock(&client->lock);
   if (rc == MOSQ_ERR_SUCCESS && connected) {
     pthread_mutex_lock(&client->mosq_lock);
-    rc = api.mosquitto_subscribe_v5(client->mosq, NULL, topic, qos, 0, NULL);
+    rc = api.mosquitto_subscribe_v5(client->mosq, NULL, topic, qos, options, NULL);
     pthread_mutex_unlock(&client->mosq_lock);
   }
   return rc;
@@ -569,7 +652,7 @@ int sbm_client_subscribe(sbm_client *client, const char *topic, int qos) {
 int sbm_client_publish(sbm_client *client, const char *topic, const void *payload,
                        size_t payload_length, int qos, int retain, const char *response_topic,
                        const void *correlation, size_t correlation_length) {
-  if (payload_length > MAX_PAYLOAD * 4) return MOSQ_ERR_PAYLOAD_SIZE;
+  if (payload_length > SBM_MAXIMUM_PAYLOAD * 4) return MOSQ_ERR_PAYLOAD_SIZE;
   mosquitto_property *properties = NULL;
   int rc = MOSQ_ERR_SUCCESS;
   if (response_topic)
@@ -613,6 +696,7 @@ void sbm_client_stop(sbm_client *client, int wait_milliseconds) {
   pthread_mutex_lock(&client->lock);
   client->stopping = 1;
   pthread_cond_broadcast(&client->wake);
+  pthread_cond_broadcast(&client->drained);
   pthread_mutex_unlock(&client->lock);
   // The broker publishes the will (`offline`) for this DISCONNECT as for a lost one.
   pthread_mutex_lock(&client->mosq_lock);

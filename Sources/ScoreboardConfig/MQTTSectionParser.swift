@@ -77,10 +77,21 @@ enum MQTTSectionParser {
   }
 
   /// `mqtt://host[:port]` or `mqtts://host[:port]`; IPv6 addresses in brackets.
+  ///
+  /// A user name or password in the URL (`mqtt://user:password@host`) is refused, and
+  /// never repeated in the message: the password belongs in a file only the daemon's user
+  /// can read (`password-file`), not in the configuration, and not in the journal.
   static func parseBroker(_ text: String, report: (String) -> Void)
     -> (transport: MQTTSettings.Transport, host: String, port: Int)?
   {
     let example = "mqtt://broker.local or mqtts://broker.local:8883"
+    if let masked = URLCredentials.maskingUserInformation(ofURL: text[...]) {
+      report(
+        "expected no user name or password in the URL, found \(Listing.found(masked)); "
+          + "give them as username = NAME and password-file = FILE (readable by "
+          + "scoreboardd's user alone)")
+      return nil
+    }
     guard let schemeEnd = text.firstRange(of: "://") else {
       report("expected a broker URL such as \(example), found \(Listing.found(text))")
       return nil

@@ -13,7 +13,12 @@
 /// boot 0f4c3a6e-8d1b-4c7e-9a55-2b6f1e0d9c31
 /// clock game 690123456789 running 81234567890123
 /// clock shot 24000000000 stopped
+/// command desk-7 ok%20home%2013
 /// ```
+///
+/// `command` lines are the ids of the last requests that came over MQTT with an id and
+/// their replies, oldest first (percent-encoded, each one word), so that a request the
+/// broker delivers again after a restart is answered, not carried out a second time.
 ///
 /// A clock's line has its time in nanoseconds and, while it runs, the instant it was
 /// started on the monotonic clock of the boot that `boot` names (the kernel's boot id):
@@ -37,17 +42,36 @@ public struct SavedState: Hashable, Sendable {
   /// The boot (`/proc/sys/kernel/random/boot_id`) whose monotonic clock the start
   /// instants of running clocks are on.
   public var bootID: String?
+  /// The ids of the last requests carried out and their replies, oldest first.
+  public var commandReplies: [CommandReply]
+
+  /// The reply a request with an id got.
+  public struct CommandReply: Hashable, Sendable {
+    public var id: String
+    public var reply: String
+
+    public init(id: String, reply: String) {
+      self.id = id
+      self.reply = reply
+    }
+  }
+
+  /// The most `command` lines a state file keeps, and the longest id and reply kept.
+  public static let maximumCommandReplies = 128
+  public static let maximumCommandIDLength = 128
+  public static let maximumCommandReplyLength = 256
 
   /// A state with these values, brightness and blanking.
   public init(
     values: [String: String] = [:], brightness: Int? = nil, isBlanked: Bool? = nil,
-    clocks: [String: ClockState] = [:], bootID: String? = nil
+    clocks: [String: ClockState] = [:], bootID: String? = nil, commandReplies: [CommandReply] = []
   ) {
     self.values = values
     self.brightness = brightness
     self.isBlanked = isBlanked
     self.clocks = clocks
     self.bootID = bootID
+    self.commandReplies = commandReplies
   }
 
   /// The committed state of `board` (an open edit session is not part of it).
@@ -103,7 +127,25 @@ public struct SavedState: Hashable, Sendable {
       let state = clock.startedAt.map { "running \($0.nanoseconds)" } ?? "stopped"
       lines.append("clock \(name) \(clock.time.nanoseconds) \(state)")
     }
+    for command in Self.kept(commandReplies) {
+      lines.append(
+        "command \(PercentEncoding.word(command.id)) \(PercentEncoding.word(command.reply))")
+    }
     return lines.map { $0 + "\n" }.joined()
+  }
+
+  /// The replies a file keeps of `replies`: the newest that fit its limits.
+  static func kept(_ replies: [CommandReply]) -> [CommandReply] {
+    let fitting = replies.filter { $0.id.utf8.count <= maximumCommandIDLength }
+    return fitting.suffix(maximumCommandReplies).map { command in
+      guard command.reply.utf8.count > maximumCommandReplyLength else { return command }
+      var reply = ""
+      for character in command.reply {
+        guard reply.utf8.count + character.utf8.count <= maximumCommandReplyLength else { break }
+        reply.append(character)
+      }
+      return CommandReply(id: command.id, reply: reply)
+    }
   }
 
   /// Reads the text of a state file: `version` first, then `brightness`, `blank` and
@@ -133,7 +175,9 @@ public struct SavedState: Hashable, Sendable {
         throw SavedStateError(line: number, problem: .missingVersion(found: String(line)))
       }
       let named = (keyword == "field" || keyword == "clock") && words.count >= 3
-      let key = named ? "field \(words[1])" : keyword
+      let key =
+        named
+        ? "field \(words[1])" : keyword == "command" ? "command \(words.dropFirst())" : keyword
       if let firstLine = firstLines[key] {
         let problem: SavedStateError.Problem =
           named
@@ -195,8 +239,18 @@ public struct SavedState: Hashable, Sendable {
       default:
         throw bad(usage)
       }
+    case "command":
+      guard words.count == 3, let id = PercentEncoding.decode(words[1]),
+        let reply = PercentEncoding.decode(words[2])
+      else {
+        throw bad("'command', an id and its reply, each percent-encoded")
+      }
+      commandReplies.append(CommandReply(id: id, reply: reply))
+      if commandReplies.count > Self.maximumCommandReplies {
+        commandReplies.removeFirst()
+      }
     default:
-      throw bad("'version', 'brightness', 'blank', 'field', 'boot' or 'clock'")
+      throw bad("'version', 'brightness', 'blank', 'field', 'boot', 'clock' or 'command'")
     }
   }
 }

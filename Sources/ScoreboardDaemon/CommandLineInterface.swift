@@ -24,12 +24,15 @@ public enum CommandLineInterface {
                                listen on PATH (none: no control socket) instead of
                                the configuration's control-socket
           --check-config FILE  validate FILE without touching any device; exit 0 when
-                               it is valid, 78 with every error otherwise
+                               it is valid, 78 with its errors otherwise (the first
+                               100, then how many more), or when it has [mqtt] and
+                               libmosquitto cannot be loaded
       -V, --version            print the version and exit
       -h, --help               print this help and exit
 
-    Exit codes: 0 stopped by SIGTERM/SIGINT, 64 usage, 69 a device is missing,
-    74 a device failed, 78 configuration error.
+    Exit codes: 0 stopped by SIGTERM/SIGINT, 64 usage, 69 a required keypad or the
+    control socket is unavailable, 70 internal error, 78 configuration error.
+    A device that fails while in use is retried or left; the daemon runs on.
     """
 
   /// What the command line asks for.
@@ -135,6 +138,7 @@ public enum CommandLineInterface {
         }
         if let mqtt = configuration.mqtt {
           try MQTTLink.checkFiles(mqtt)
+          try checkMQTTLibrary(MQTTClient.libraryDescription)
           parts.append(
             mqtt.mirror.map { "mirror of \($0.source) on \(mqtt.brokerURL)" }
               ?? "MQTT \(mqtt.brokerURL) as \(mqtt.baseTopic)")
@@ -162,6 +166,20 @@ public enum CommandLineInterface {
         return error.exitCode
       }
     }
+  }
+
+  /// Checks that a board with `[mqtt]` can start on this machine: `library`
+  /// (`MQTTClient.libraryDescription`) does not say `libmosquitto not loaded: WHY`.
+  ///
+  /// - Throws: `DaemonError` with exit code 78, as the daemon exits at start without the
+  ///   library, naming the package to install.
+  static func checkMQTTLibrary(_ library: String) throws(DaemonError) {
+    let notLoaded = "libmosquitto not loaded: "
+    guard library.hasPrefix(notLoaded) else { return }
+    throw DaemonError(
+      "[mqtt]: libmosquitto cannot be loaded (\(library.dropFirst(notLoaded.count))); "
+        + "a board with [mqtt] needs libmosquitto 2.0 or later (Debian: apt install "
+        + "libmosquitto1)", exitCode: .configuration)
   }
 
   private static func write(_ text: String, to output: FileDescriptor) {

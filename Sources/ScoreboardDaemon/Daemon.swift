@@ -36,6 +36,16 @@ public final class Daemon {
   private var statusMayHaveChanged = false
   private var stopRequested = false
   private var reloadRequested = false
+  /// Steps whose save, displays and watchers wait for the end of `withOneSave`.
+  private var heldRound: HeldRound?
+  /// The ids of MQTT commands read from the state file, until the MQTT link takes them.
+  private var restoredCommandReplies: [SavedState.CommandReply] = []
+
+  /// What the steps of a held round left to do at its end.
+  private struct HeldRound {
+    var changesState = false
+    var watcherLines: [String] = []
+  }
 
   /// Checks the state file's and the control socket's folders, opens the control
   /// socket, restores the saved scores and opens every display and keypad of
@@ -148,7 +158,7 @@ public final class Daemon {
     }
     reporter.stopping()
     let health = store.health
-    store.save(logic.savedState, at: Self.now())
+    store.save(savedState, at: Self.now())
     noteStateFile(was: health)
   }
 
@@ -164,40 +174,98 @@ public final class Daemon {
 
   // MARK: - Steps
 
+  /// What the state file keeps: the board's committed state and the ids of the last
+  /// MQTT commands.
+  private var savedState: SavedState {
+    var state = logic.savedState
+    state.commandReplies = mqtt?.savedCommandReplies ?? restoredCommandReplies
+    return state
+  }
+
   /// One step of the logic, carried out: displays, state file, watchers, log.
   ///
   /// - Returns: The answer to a request: `ok` turned `unsaved` when its change could not
-  ///   be saved.
+  ///   be saved (in a held round, `ok` as it is: the round's end saves).
   func carryOut(_ input: DaemonLogic.Input) -> ControlResponse? {
+    carryOutStep(input).answer
+  }
+
+  /// `carryOut`, and whether the step changed what the state file keeps.
+  private func carryOutStep(_ input: DaemonLogic.Input) -> (
+    answer: ControlResponse?, changesState: Bool
+  ) {
     let now = Self.now()
     let reaction = logic.step(input, at: now)
     boardDeadline = reaction.nextDeadline
-    devices.show(logic.board, at: now)
-    devices.sound(logic.board, at: now)
+    if heldRound == nil {
+      devices.show(logic.board, at: now)
+      devices.sound(logic.board, at: now)
+    }
     for click in reaction.clicks {
       devices.click(refused: click.refused, at: now)
     }
     var answer = reaction.answer
     if reaction.changesState {
-      mqtt?.publish(logic.board, at: now)
       mqtt?.forward(ForwardedActions.requests(for: reaction.events, spec: logic.board.spec))
       statusMayHaveChanged = true
-      let health = store.health
-      let saved = store.save(logic.savedState, at: now)
-      noteStateFile(was: health)
-      if !saved, case .ok(let text) = answer {
-        answer = .unsaved(text, reason: store.unsavedReason ?? "the state file cannot be written")
+      if heldRound != nil {
+        heldRound?.changesState = true
+      } else {
+        mqtt?.publish(logic.board, at: now)
+        let health = store.health
+        let saved = store.save(savedState, at: now)
+        noteStateFile(was: health)
+        if !saved, case .ok(let text) = answer {
+          answer = .unsaved(
+            text, reason: store.unsavedReason ?? "the state file cannot be written")
+        }
       }
     }
     if let control, control.hasWatchers {
       for (event, _) in reaction.events {
         if let controlEvent = ControlEvent(event, spec: logic.board.spec) {
-          control.broadcast(controlEvent.line)
+          if heldRound != nil {
+            heldRound?.watcherLines.append(controlEvent.line)
+          } else {
+            control.broadcast(controlEvent.line)
+          }
         }
       }
     }
     log(reaction)
-    return answer
+    return (answer, reaction.changesState)
+  }
+
+  /// Runs `body`, whose steps show, publish and save only at its end, once: a round of
+  /// MQTT commands costs one save, and its answers wait for it.
+  ///
+  /// - Returns: nil when the round's changes are saved (or there were none), else why
+  ///   they are not.
+  func withOneSave(_ body: () -> Void) -> String? {
+    guard heldRound == nil else {
+      body()
+      return nil
+    }
+    heldRound = HeldRound()
+    body()
+    let round = heldRound ?? HeldRound()
+    heldRound = nil
+    let now = Self.now()
+    devices.show(logic.board, at: now)
+    devices.sound(logic.board, at: now)
+    var unsavedReason: String?
+    if round.changesState {
+      mqtt?.publish(logic.board, at: now)
+      let health = store.health
+      if !store.save(savedState, at: now) {
+        unsavedReason = store.unsavedReason ?? "the state file cannot be written"
+      }
+      noteStateFile(was: health)
+    }
+    for line in round.watcherLines {
+      control?.broadcast(line)
+    }
+    return unsavedReason
   }
 
   /// Writes what a step did to the log; nothing is put into words that the log level
@@ -259,6 +327,7 @@ public final class Daemon {
   /// written shows from the start.
   private func restoreState(at now: Instant) {
     if let saved = store.load(at: now) {
+      restoredCommandReplies = saved.commandReplies
       let restored = logic.restore(saved)
       for name in restored.dropped {
         logger.notice("saved field \(name) is no longer configured or does not fit; dropped")
@@ -270,7 +339,7 @@ public final class Daemon {
             + "the time it was last started from")
       }
     }
-    store.save(logic.savedState, at: now)
+    store.save(savedState, at: now)
   }
 
   /// Tells watchers and systemd when the state file began to fail or works again.
@@ -417,6 +486,7 @@ public final class Daemon {
     devices.apply(new, at: now)
     if new.mqtt != mqtt?.settings {
       if let old = mqtt {
+        restoredCommandReplies = old.savedCommandReplies
         loop.removeWatch(old.eventDescriptor)
         old.close()
       }
@@ -432,21 +502,31 @@ public final class Daemon {
       mqtt?.reconfigure(new.scoreboard)
       mqtt?.publish(logic.board, at: now)
     }
-    boardDeadline = logic.step(.deadline, at: now).nextDeadline
+    // A step like any other: a clock that ran out meanwhile is saved, published, told
+    // to watchers and logged.
+    _ = carryOut(.deadline)
     let health = store.health
-    store.save(logic.savedState, at: now)
+    store.save(savedState, at: Self.now())
     noteStateFile(was: health)
     statusMayHaveChanged = true
-    devices.show(logic.board, at: now)
   }
 
   /// Makes the link to the broker `settings` name (nil: none), watched by the loop; it
   /// connects once started.
   private func openMQTT(_ settings: MQTTSettings?) throws(DaemonError) {
     guard let settings else { return }
-    let link = try MQTTLink(settings: settings, spec: logic.board.spec, logger: logger)
+    let link = try MQTTLink(
+      settings: settings, spec: logic.board.spec, logger: logger,
+      recentCommands: restoredCommandReplies)
     link.carryOut = { [unowned self] request, origin in
-      self.handle(request, client: origin)
+      if case .status = request {
+        return (.ok(String(self.controlStatus().line().dropFirst(3))), false)
+      }
+      let (answer, changesState) = self.carryOutStep(.request(request, client: origin))
+      return (answer ?? .error("'\(request)' cannot be carried out"), changesState)
+    }
+    link.withOneSave = { [unowned self] body in
+      self.withOneSave(body)
     }
     link.mirrored = { [unowned self] payload in
       self.takeMirrored(payload, source: settings.mirror?.source ?? "")
@@ -466,8 +546,9 @@ public final class Daemon {
     mqtt = link
   }
 
-  /// Shows the state document of the board this one mirrors.
-  private func takeMirrored(_ payload: String, source: String) {
+  /// Shows the state document of the board this one mirrors; false when it cannot be
+  /// read.
+  private func takeMirrored(_ payload: String, source: String) -> Bool {
     let now = Self.now()
     do {
       let mirrored = try StateDocument.savedState(
@@ -479,8 +560,10 @@ public final class Daemon {
           "mirror: field \(name) of \(source) does not fit this board's field \(name); not shown")
       }
       _ = carryOut(.mirrored(mirrored.state, source: ForwardedActions.mirrorSource + source))
+      return true
     } catch {
       logger.log(.warning, throttle: "mirror", "mirror: \(source)/state: \(error)")
+      return false
     }
   }
 

@@ -7,16 +7,20 @@ import ScoreboardCore
 /// displays then show `board`.
 ///
 /// Key events keep their kernel timestamps: an action takes effect at the instant its
-/// key was pressed, not when the daemon got round to it. The model's time never goes
-/// back, though, nor past the time of the step: an event stamped before the previous
-/// input takes that input's time, and one stamped in the future takes the step's.
+/// key was pressed, not when the daemon got round to it, even when frames were drawn
+/// after that instant (drawing changes nothing in the model). The model's time never
+/// goes back, though, nor past the time of the step: an event stamped before the
+/// previous input, or before something the model already reported as it happened
+/// (a clock's zero, a horn, an edit's timeout), takes that time, and one stamped in the
+/// future takes the step's.
 struct DaemonLogic {
   /// The scoreboard.
   private(set) var board: Scoreboard
   /// The keypads and their keymaps, in configuration order: `press` without a keypad
   /// name uses the first.
   private(set) var keymaps: [(keypad: String, keymap: Keymap)]
-  /// The time of the latest input.
+  /// The time of the latest input, or of the latest step in which time passing changed
+  /// something: no later input takes effect before it.
   private(set) var time: Instant = .zero
   /// Whether reactions carry `keyNotes`: only the debug log has a use for them.
   var notesKeys = true
@@ -87,15 +91,26 @@ struct DaemonLogic {
     case .request(let request, let client):
       reaction.answer = answer(request, client: client, at: now, into: &reaction)
     case .deadline:
-      let time = advanceTime(to: now, now: now)
-      let events = board.advance(to: time)
-      record(events, source: nil, into: &reaction)
+      break
     case .mirrored(let state, let source):
       let time = advanceTime(to: now, now: now)
+      passTime(to: time, into: &reaction)
       record(take(state, at: time), source: source, into: &reaction)
     }
-    reaction.nextDeadline = board.nextDeadline(after: time)
+    // Whatever else came due by now (a frame drawn now changes nothing in the model, and
+    // does not hold back a key stamped before it; a clock's zero does).
+    passTime(to: max(now, time), into: &reaction)
+    reaction.nextDeadline = board.nextDeadline(after: max(now, time))
     return reaction
+  }
+
+  /// Lets time pass on the board until `instant` and reports what that changed; when it
+  /// changed something, no later input takes effect before `instant`.
+  private mutating func passTime(to instant: Instant, into reaction: inout Reaction) {
+    let events = board.advance(to: instant)
+    guard !events.isEmpty else { return }
+    time = max(time, instant)
+    record(events, source: nil, into: &reaction)
   }
 
   /// Switches to a board of `spec` and new keymaps; the committed values carry over by
@@ -180,6 +195,7 @@ struct DaemonLogic {
     let keymap = keymaps.first(where: { $0.keypad == event.keypad })?.keymap
     if event.kind == .release, case .horn(let name)? = keymap?.bindings[event.key] {
       let time = advanceTime(to: event.time, now: now)
+      passTime(to: time, into: &reaction)
       record(board.releaseHorn(name, at: time), source: "keypad " + event.keypad, into: &reaction)
       return
     }
@@ -193,6 +209,7 @@ struct DaemonLogic {
       reaction.keyNotes.append(KeyNote(event: event, action: action))
     }
     let time = advanceTime(to: event.time, now: now)
+    passTime(to: time, into: &reaction)
     let eventsBefore = reaction.events.count
     let error = perform(action, at: time, source: "keypad " + event.keypad, into: &reaction)
     let events = reaction.events[eventsBefore...]
@@ -207,6 +224,9 @@ struct DaemonLogic {
     _ request: ControlRequest, client: String, at now: Instant, into reaction: inout Reaction
   ) -> ControlResponse {
     let time = advanceTime(to: now, now: now)
+    // What came due before the request is carried out and reported even when the
+    // request is refused.
+    passTime(to: time, into: &reaction)
     func carryOut(_ action: Action, _ success: (Scoreboard) -> String) -> ControlResponse {
       if let error = perform(action, at: time, source: client, into: &reaction) {
         return .error("\(error)")
@@ -273,7 +293,8 @@ struct DaemonLogic {
     }
   }
 
-  /// Performs `action`; the error when the scoreboard refuses it.
+  /// Performs `action`; the error when the scoreboard refuses it. Time has been passed
+  /// to `time` already, so nothing the board does by itself is lost with a refusal.
   @discardableResult
   private mutating func perform(
     _ action: Action, at time: Instant, source: String, into reaction: inout Reaction

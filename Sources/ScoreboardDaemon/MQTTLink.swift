@@ -11,10 +11,19 @@ import ScoreboardSettings
 /// The client connects and reconnects on a thread of its own; this runs on the loop's
 /// thread, woken by the client's event descriptor, and never waits for the network.
 final class MQTTLink {
-  /// Carries out a request from the command topic and returns the answer line.
-  var carryOut: (ControlRequest, _ origin: String) -> String = { _, _ in "error not ready" }
-  /// A state document of the mirrored board arrived.
-  var mirrored: (String) -> Void = { _ in }
+  /// Carries out a request from the command topic: its answer, and whether it changed
+  /// what the state file keeps (its `ok` then waits for the round's save).
+  var carryOut:
+    (ControlRequest, _ origin: String) -> (answer: ControlResponse, changesState: Bool) =
+      { _, _ in (.error("not ready"), false) }
+  /// Runs its argument with the saves of its steps held back, then saves once: nil when
+  /// that save worked (or none was needed), else why it failed.
+  var withOneSave: (() -> Void) -> String? = { body in
+    body()
+    return nil
+  }
+  /// A state document of the mirrored board arrived; false when it cannot be used.
+  var mirrored: (String) -> Bool = { _ in true }
   /// The mirror's source went away or came back.
   var staleChanged: (Bool) -> Void = { _ in }
 
@@ -27,7 +36,7 @@ final class MQTTLink {
   /// The reason of the last failed attempt, so that a broker that stays away is logged
   /// once, not at every retry.
   private var lastFailure: String?
-  private var recentCommands = RecentCommands()
+  private var recentCommands: RecentCommands
   /// The prefix of the ids of forwarded key actions: unique to this run of the daemon.
   private let forwardingPrefix: String
   private var forwardedCount = 0
@@ -39,10 +48,14 @@ final class MQTTLink {
   /// The link that `settings` describe; nothing is sent until `start()`.
   ///
   /// - Throws: `DaemonError` (configuration) when the password file cannot be used.
-  init(settings: MQTTSettings, spec: ScoreboardSpec, logger: Logger) throws(DaemonError) {
+  init(
+    settings: MQTTSettings, spec: ScoreboardSpec, logger: Logger,
+    recentCommands: [SavedState.CommandReply] = []
+  ) throws(DaemonError) {
     self.settings = settings
     self.spec = spec
     self.logger = logger
+    self.recentCommands = RecentCommands(restoring: recentCommands)
     topics = Topics(base: settings.baseTopic)
     forwardingPrefix = "\(settings.clientID)-\(WallClock.nowMilliseconds())"
     try Self.checkFiles(settings)
@@ -62,8 +75,13 @@ final class MQTTLink {
       client.subscribe(source.state, qos: settings.qos)
       client.subscribe(source.status, qos: settings.qos)
     } else {
-      // Commands at QoS 2: the broker delivers each exactly once.
-      client.subscribe(topics.command, qos: 2)
+      // Commands at QoS 1, on a clean session: the broker delivers each once on a
+      // connection (and never again after a reconnection), and libmosquitto acknowledges
+      // it as it reads it. At QoS 2, libmosquitto 2.0 counts the broker's messages in
+      // flight wrongly and drops the connection within a burst of some twenty. Their
+      // retain flag as published, so that a retained command is seen as one, and
+      // refused, live too.
+      client.subscribe(topics.command, qos: 1, retainAsPublished: true)
       if let discovery {
         client.subscribe(discovery.topic, qos: settings.qos)
         client.subscribe(settings.discoveryPrefix! + "/status", qos: settings.qos)
@@ -124,29 +142,75 @@ final class MQTTLink {
     client.stop()
   }
 
-  /// Takes the client's events; `board` gives the board as it is now, for the state
-  /// published on connecting.
+  /// The most events taken in one round of the loop: a flood of commands leaves the
+  /// loop to keys, displays and the control socket between rounds.
+  static let eventsPerRound = 64
+
+  /// The ids and replies of the last commands, for the state file.
+  var savedCommandReplies: [SavedState.CommandReply] {
+    recentCommands.saved
+  }
+
+  /// Takes up to `eventsPerRound` of the client's events (the descriptor stays readable
+  /// while more wait); `board` gives the board as it is now, for the state published on
+  /// connecting. The commands among them are carried out with one save, and answered
+  /// after it.
   func handleEvents(board: () -> (board: Scoreboard, now: Instant)) {
-    while let event = client.nextEvent() {
-      switch event {
-      case .connected:
-        isConnected = true
-        lastFailure = nil
-        logger.notice("MQTT: connected to \(settings.brokerURL) as \(settings.clientID)")
-        client.publish(topics.status, "online", qos: settings.qos, retain: true)
-        if settings.mirror == nil {
-          let (board, now) = board()
-          publish(board, at: now)
-          publishDiscovery()
+    var answers: [PendingAnswer] = []
+    let unsavedReason = withOneSave {
+      for _ in 0..<Self.eventsPerRound {
+        guard let event = client.nextEvent() else { break }
+        switch event {
+        case .connected:
+          isConnected = true
+          lastFailure = nil
+          logger.notice("MQTT: connected to \(settings.brokerURL) as \(settings.clientID)")
+          client.publish(topics.status, "online", qos: settings.qos, retain: true)
+          if settings.mirror == nil {
+            let (board, now) = board()
+            publish(board, at: now)
+            publishDiscovery()
+          }
+          updateStale()
+        case .disconnected(let reason):
+          noteDisconnect(reason)
+          updateStale()
+        case .message(let message):
+          receive(message, answers: &answers)
+        case .refused(let topic, let size, _):
+          logger.log(
+            .warning, throttle: "mqtt oversized",
+            "MQTT: a message of \(size) bytes on \(topic) is refused: the largest taken is "
+              + "\(MQTTClient.maximumPayload) bytes")
         }
-        updateStale()
-      case .disconnected(let reason):
-        noteDisconnect(reason)
-        updateStale()
-      case .message(let message):
-        receive(message)
       }
     }
+    for pending in answers {
+      if let repeated = pending.repeatedReply {
+        send(pending.command.replyPayload(repeated), to: pending.message)
+        continue
+      }
+      var answer = pending.answer
+      if pending.changesState, let unsavedReason, case .ok(let text) = answer {
+        answer = .unsaved(text, reason: unsavedReason)
+        if let id = pending.command.id {
+          recentCommands.replace(answer.line, for: id)
+        }
+      }
+      logger.info("MQTT: \(pending.origin): '\(pending.command.line)' -> \(answer.line)")
+      send(pending.command.replyPayload(answer.line), to: pending.message)
+    }
+  }
+
+  /// A command carried out whose answer waits for the round's save.
+  private struct PendingAnswer {
+    var message: MQTTClient.Message
+    var command: CommandMessage
+    var origin: String
+    var answer: ControlResponse
+    var changesState: Bool
+    /// The first reply, for a command that came again.
+    var repeatedReply: String? = nil
   }
 
   /// Publishes the board's state document (retained), if connected; a board that is
@@ -195,14 +259,14 @@ final class MQTTLink {
 
   // MARK: - Receiving
 
-  private func receive(_ message: MQTTClient.Message) {
+  private func receive(_ message: MQTTClient.Message, answers: inout [PendingAnswer]) {
     if let mirror = settings.mirror {
       let source = Topics(base: mirror.source)
       if message.topic == source.state {
-        sourceHasState = !message.payload.isEmpty
-        if sourceHasState {
-          mirrored(String(decoding: message.payload, as: UTF8.self))
-        }
+        // Live only once a document was read and taken: an unreadable one leaves the
+        // mirror stale, showing what it knew.
+        sourceHasState =
+          !message.payload.isEmpty && mirrored(String(decoding: message.payload, as: UTF8.self))
       } else if message.topic == source.status {
         sourceIsOnline = message.payload == Array("online".utf8)
       }
@@ -210,7 +274,15 @@ final class MQTTLink {
       return
     }
     if message.topic == topics.command {
-      answer(message)
+      guard !message.isRetained else {
+        logger.log(
+          .warning, throttle: "mqtt retained command",
+          "MQTT: a retained message on \(topics.command) is not carried out: commands must "
+            + "not be retained, or every start and reconnection would carry them out again "
+            + "(whoever published it can clear it: mosquitto_pub -r -n -t \(topics.command))")
+        return
+      }
+      answer(message, into: &answers)
     } else if let discovery, message.topic == discovery.topic {
       removeGoneComponents(seenIn: message.payload)
     } else if let prefix = settings.discoveryPrefix, message.topic == prefix + "/status",
@@ -221,10 +293,9 @@ final class MQTTLink {
     }
   }
 
-  /// Carries out one command and answers it on the reply topic (or the sender's MQTT 5
-  /// response topic), with the sender's correlation.
-  private func answer(_ message: MQTTClient.Message) {
-    let reply: String
+  /// Carries out one command; its answer goes on the reply topic (or the sender's MQTT 5
+  /// response topic), with the sender's correlation, after the round's save.
+  private func answer(_ message: MQTTClient.Message, into answers: inout [PendingAnswer]) {
     let command: CommandMessage
     do {
       command = try CommandMessage(
@@ -236,28 +307,35 @@ final class MQTTLink {
     }
     if let id = command.id, let earlier = recentCommands.reply(to: id) {
       logger.info("MQTT: command \(id) came again; answered again, not carried out again")
-      send(command.replyPayload(earlier), to: message)
+      answers.append(
+        PendingAnswer(
+          message: message, command: command, origin: "mqtt \(id)", answer: .error(""),
+          changesState: false, repeatedReply: earlier))
       return
     }
     let origin = "mqtt" + (command.id.map { " \($0)" } ?? "")
+    var answer: ControlResponse
+    var changesState = false
     do {
       let request = try ControlRequest(parsing: command.line)
       switch request {
       case .watch, .help:
-        reply =
-          "error '\(request)' is for the control socket; over MQTT, subscribe to "
-          + "\(topics.state) instead"
+        answer = .error(
+          "'\(request)' is for the control socket; over MQTT, subscribe to \(topics.state) "
+            + "instead")
       default:
-        reply = carryOut(request, origin)
+        (answer, changesState) = carryOut(request, origin)
       }
     } catch {
-      reply = "error \(error)"
+      answer = .error("\(error)")
     }
-    logger.info("MQTT: \(origin): '\(command.line)' -> \(reply)")
     if let id = command.id {
-      recentCommands.remember(reply, for: id)
+      recentCommands.remember(answer.line, for: id)
     }
-    send(command.replyPayload(reply), to: message)
+    answers.append(
+      PendingAnswer(
+        message: message, command: command, origin: origin, answer: answer,
+        changesState: changesState))
   }
 
   private func send(_ payload: String, to message: MQTTClient.Message) {

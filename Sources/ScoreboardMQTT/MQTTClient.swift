@@ -45,9 +45,28 @@ public final class MQTTClient {
     /// MQTT 5: where the sender wants its answer, and the bytes to answer with.
     public var responseTopic: String?
     public var correlation: [UInt8]?
-    /// Whether the broker kept it from before the subscription.
+    /// Whether it came with the retain flag: the broker kept it from before.
     public var isRetained: Bool
+    /// The QoS it was delivered with.
+    public var qos: Int = 0
+
+    /// A message on `topic`.
+    public init(
+      topic: String, payload: [UInt8], responseTopic: String? = nil, correlation: [UInt8]? = nil,
+      isRetained: Bool = false, qos: Int = 0
+    ) {
+      self.topic = topic
+      self.payload = payload
+      self.responseTopic = responseTopic
+      self.correlation = correlation
+      self.isRetained = isRetained
+      self.qos = qos
+    }
   }
+
+  /// The largest payload taken (`maximumPacketSize` is announced to the broker, which
+  /// drops larger messages); a larger one is `Event.refused`.
+  public static let maximumPayload = Int(SBM_MAXIMUM_PAYLOAD)
 
   /// What happened to the connection.
   public enum Event: Hashable, Sendable {
@@ -57,6 +76,8 @@ public final class MQTTClient {
     /// tries again by itself.
     case disconnected(reason: String)
     case message(Message)
+    /// A message larger than `maximumPayload` on `topic` was dropped unread.
+    case refused(topic: String, size: Int, isRetained: Bool)
   }
 
   private let client: OpaquePointer
@@ -122,6 +143,10 @@ public final class MQTTClient {
       return .connected
     case SBM_DISCONNECTED:
       return .disconnected(reason: raw.text.map { String(cString: $0) } ?? "connection ended")
+    case SBM_REFUSED:
+      return .refused(
+        topic: raw.topic.map { String(cString: $0) } ?? "", size: raw.payload_length,
+        isRetained: raw.retained != 0)
     default:
       let payload = raw.payload.map {
         Array(UnsafeBufferPointer(start: $0, count: raw.payload_length))
@@ -133,13 +158,15 @@ public final class MQTTClient {
         Message(
           topic: raw.topic.map { String(cString: $0) } ?? "", payload: payload ?? [],
           responseTopic: raw.response_topic.map { String(cString: $0) },
-          correlation: correlation, isRetained: raw.retained != 0))
+          correlation: correlation, isRetained: raw.retained != 0, qos: Int(raw.qos)))
     }
   }
 
-  /// Subscribes to `topic` now if connected, and again after every reconnection.
-  public func subscribe(_ topic: String, qos: Int) {
-    _ = sbm_client_subscribe(client, topic, Int32(qos))
+  /// Subscribes to `topic` now if connected, and again after every reconnection. With
+  /// `retainAsPublished`, a message published with the retain flag keeps it when it is
+  /// delivered live too (MQTT 5), not only when the broker sends what it kept.
+  public func subscribe(_ topic: String, qos: Int, retainAsPublished: Bool = false) {
+    _ = sbm_client_subscribe(client, topic, Int32(qos), retainAsPublished ? 1 : 0)
   }
 
   /// Publishes one message; false when not connected (nothing is queued then) or

@@ -87,9 +87,20 @@ public struct MQTTSettings: Hashable, Sendable {
     self.mirror = mirror
   }
 
-  /// `mqtts://broker.lan:8883`, for messages.
+  /// `mqtts://broker.lan:8883`, for messages and the log. It never shows a password: the
+  /// configuration refuses a user name or password in the broker's URL (`username` and
+  /// `password-file` give them), and a host made with one anyway
+  /// (`user:password@broker.lan`) is shown as `***@broker.lan`.
   public var brokerURL: String {
-    let shownHost = host.contains(":") ? "[\(host)]" : host
-    return "\(transport.rawValue)://\(shownHost):\(port)"
+    var shownHost = host
+    var userInformation = ""
+    if let at = host.lastIndex(of: "@") {
+      shownHost = String(host[host.index(after: at)...])
+      userInformation = "***@"
+    }
+    if shownHost.contains(":") {
+      shownHost = "[\(shownHost)]"
+    }
+    return "\(transport.rawValue)://\(userInformation)\(shownHost):\(port)"
   }
 }

@@ -46,6 +46,35 @@ import Testing
     #expect(daemon.stderrText.contains("bad.conf:8: [field home] colour:"), "\(daemon.stderrText)")
   }
 
+  @Test func aPasswordInTheBrokerURLIsNeverPrinted() throws {
+    let folder = try TemporaryFolder()
+    let path = try folder.write(
+      "board.conf",
+      """
+      [display main]
+      driver = terminal
+      digits = 4
+
+      [field home]
+      position = 1
+      digits = 2
+
+      [mqtt]
+      broker = mqtt://court-1:hunter2@broker.local:99999
+      topic = scoreboardd/court-1
+      """)
+    for arguments in [["--check-config", path], ["--config", path]] {
+      let daemon = try DaemonProcess(arguments: arguments, folder: folder)
+      #expect(daemon.waitForLine { $0.contains("hunter2") } == nil)
+      #expect(daemon.waitForExit() == 78)
+      #expect(
+        daemon.stderrText.contains(
+          "board.conf:10: [mqtt] broker: expected no user name or password in the URL, "
+            + "found \"mqtt://court-1:***@broker.local:99999\""), "\(daemon.stderrText)")
+      #expect(!daemon.stderrText.contains("hunter2"), "\(daemon.stderrText)")
+    }
+  }
+
   @Test func aMissingConfigurationFileExits78() throws {
     let daemon = try DaemonProcess(arguments: ["--config", "/nonexistent/scoreboardd.conf"])
     #expect(daemon.waitForExit() == 78)

@@ -424,20 +424,27 @@ struct MQTTTests {
     #expect(version.waitForLine { $0.hasPrefix("libmosquitto not loaded: ") } != nil)
     #expect(version.waitForExit() == 0)
 
-    let withMQTT = try run(
-      [
-        "--config",
-        try folder.write("mqtt.conf", Self.configuration(in: folder, broker: "mqtt://127.0.0.1")),
-      ],
-      in: folder)
+    let mqtt = try folder.write(
+      "mqtt.conf", Self.configuration(in: folder, broker: "mqtt://127.0.0.1"))
+    let withMQTT = try run(["--config", mqtt], in: folder)
     #expect(withMQTT.waitForExit() == 78)
     #expect(
       withMQTT.stderrText.contains("libmosquitto cannot be loaded")
         && withMQTT.stderrText.contains("apt install libmosquitto1"), "\(withMQTT.stderrText)")
+    // Checking the file says so too, and fails as the start would.
+    let check = try run(["--check-config", mqtt], in: folder)
+    #expect(check.waitForExit() == 78)
+    #expect(
+      check.stderrText.contains("[mqtt]: libmosquitto cannot be loaded")
+        && check.stderrText.contains("apt install libmosquitto1"), "\(check.stderrText)")
 
     // A board without [mqtt] never loads it.
-    let plain = Self.configuration(in: folder, broker: "-").withoutSection("[mqtt]")
-    let daemon = try run(["--config", try folder.write("plain.conf", plain)], in: folder)
+    let plain = try folder.write(
+      "plain.conf", Self.configuration(in: folder, broker: "-").withoutSection("[mqtt]"))
+    let plainCheck = try run(["--check-config", plain], in: folder)
+    #expect(plainCheck.waitForLine { $0.contains(": valid (") } != nil)
+    #expect(plainCheck.waitForExit() == 0, "\(plainCheck.stderrText)")
+    let daemon = try run(["--config", plain], in: folder)
     #expect(daemon.waitForStderr { $0.contains("started: ") }, "\(daemon.stderrText)")
     let control = try ControlClient(path: folder.path(of: "control"))
     #expect(control.request("set home 5") == "ok home 5")

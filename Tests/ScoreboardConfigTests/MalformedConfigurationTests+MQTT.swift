@@ -23,6 +23,10 @@ extension MalformedConfigurationTests {
       "broker port out of range", mqtt(broker: "mqtt://broker.local:70000"),
       "demo.conf:8: [mqtt] broker: expected a port from 1 to 65535, found \"70000\""),
     .afterBase(
+      "broker with a user and password", mqtt(broker: "mqtt://court-1:hunter2@broker.local"),
+      "demo.conf:8: [mqtt] broker: expected no user name or password in the URL, found \"mqtt://court-1:***@broker.local\"; give them as username = NAME and password-file = FILE (readable by scoreboardd's user alone)"
+    ),
+    .afterBase(
       "broker without a host", mqtt(broker: "mqtt://:1883"),
       "demo.conf:8: [mqtt] broker: expected a host name or address after 'mqtt://', such as mqtt://broker.local or mqtts://broker.local:8883, found \"mqtt://:1883\""
     ),

@@ -23,6 +23,13 @@ extern "C" {
 
 typedef struct sbm_client sbm_client;
 
+/// The largest MQTT packet the client takes, announced to the broker on CONNECT (MQTT
+/// 5's Maximum Packet Size): the broker drops larger messages instead of sending them.
+#define SBM_MAXIMUM_PACKET_SIZE 131072
+/// The largest payload taken; a larger one that arrives all the same (a broker that
+/// ignores the announced limit) is an SBM_REFUSED event, never queued.
+#define SBM_MAXIMUM_PAYLOAD 131072
+
 /// How to reach the broker; the strings are copied by sbm_client_new.
 typedef struct {
   const char *host;
@@ -52,6 +59,9 @@ typedef enum {
   SBM_DISCONNECTED = 2,
   /// A message arrived on a subscribed topic.
   SBM_MESSAGE = 3,
+  /// A message larger than SBM_MAXIMUM_PAYLOAD arrived and was dropped: `topic` and
+  /// `payload_length` (its size) say which; `payload` is NULL.
+  SBM_REFUSED = 4,
 } sbm_event_kind;
 
 /// One event; free its buffers with sbm_event_free.
@@ -68,7 +78,10 @@ typedef struct {
   char *response_topic;
   uint8_t *correlation;
   size_t correlation_length;
+  /// The message had the retain flag: the broker kept it from before.
   int retained;
+  /// The QoS the message was delivered with.
+  int qos;
 } sbm_event;
 
 /// A client that is not running yet; NULL with errno set (ENOMEM, EINVAL for bad
@@ -88,9 +101,11 @@ int sbm_client_next_event(sbm_client *client, sbm_event *event);
 
 void sbm_event_free(sbm_event *event);
 
-/// Subscribes to `topic` now if connected, and after every reconnection. 0, or a
-/// libmosquitto error code.
-int sbm_client_subscribe(sbm_client *client, const char *topic, int qos);
+/// Subscribes to `topic` now if connected, and after every reconnection; with
+/// `retain_as_published` 1, live messages keep the retain flag they were published with
+/// (MQTT 5's Retain As Published). 0, or a libmosquitto error code.
+int sbm_client_subscribe(sbm_client *client, const char *topic, int qos,
+                         int retain_as_published);
 
 /// Publishes one message; response_topic and correlation may be NULL. Returns 0, or a
 /// libmosquitto error code (MOSQ_ERR_NO_CONN when not connected).
