@@ -205,6 +205,9 @@ public final class Daemon {
       devices.click(refused: click.refused, at: now)
     }
     var answer = reaction.answer
+    if !reaction.changesState {
+      mqtt?.publishWhileRunning(logic.board, at: now)
+    }
     if reaction.changesState {
       mqtt?.forward(ForwardedActions.requests(for: reaction.events, spec: logic.board.spec))
       statusMayHaveChanged = true

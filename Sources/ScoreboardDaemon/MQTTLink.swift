@@ -44,6 +44,8 @@ final class MQTTLink {
   private var sourceIsOnline = false
   private var sourceHasState = false
   private(set) var isStale = true
+  /// When the state document was last published for a running clock.
+  private var lastRunningPublish: Instant?
 
   /// The link that `settings` describe; nothing is sent until `start()`.
   ///
@@ -220,6 +222,26 @@ final class MQTTLink {
     let document = StateDocument.json(
       of: board, at: now, wallClockMilliseconds: WallClock.nowMilliseconds())
     client.publish(topics.state, document, qos: settings.qos, retain: true)
+    lastRunningPublish = now
+  }
+
+  /// While a clock runs, the state document again once a second, at QoS 0 and not
+  /// retained: Home Assistant's sensors show what the board shows (a sensor cannot run
+  /// a clock from its start instant, as a mirror does); the retained document stays the
+  /// one of the last change.
+  func publishWhileRunning(_ board: Scoreboard, at now: Instant) {
+    guard isConnected, settings.mirror == nil, discovery != nil,
+      board.clocks.contains(where: { $0?.isRunning == true })
+    else {
+      lastRunningPublish = nil
+      return
+    }
+    // 0.9 s: the deadlines of whole seconds come a second apart, give or take a wakeup.
+    if let last = lastRunningPublish, now < last + .milliseconds(900) { return }
+    lastRunningPublish = now
+    let document = StateDocument.json(
+      of: board, at: now, wallClockMilliseconds: WallClock.nowMilliseconds())
+    client.publish(topics.state, document, qos: 0, retain: false)
   }
 
   /// Sends key actions of a mirror to the board it mirrors, each with an id of its own,

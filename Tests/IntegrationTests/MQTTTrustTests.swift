@@ -210,4 +210,19 @@ struct MQTTTrustTests {
     let control = try ControlClient(path: folder.path(of: "control"))
     #expect(control.request("status")?.contains("mirror=stale") == true)
   }
+
+  @Test func homeAssistantSeesARunningClockRun() throws {
+    let broker = try MosquittoBroker()
+    let folder = try TemporaryFolder()
+    let daemon = try MQTTTests.start(
+      MQTTTests.configuration(in: folder, broker: broker.url), in: folder)
+    #expect(daemon.waitForStderr { $0.contains("MQTT: connected") }, "\(daemon.stderrText)")
+    let control = try ControlClient(path: folder.path(of: "control"))
+    let states = try broker.subscribe(Self.base + "/state", count: 4, timeout: 10)
+    // The retained document first: the subscription is in place.
+    #expect(states.waitForLine { $0.contains("\"shown\":\"10:00\"") } != nil)
+    #expect(control.request("start")?.hasPrefix("ok game") == true)
+    // With no change, the clock's shown time comes again as it runs.
+    #expect(states.waitForLine { $0.contains("\"shown\":\"9:5") } != nil)
+  }
 }
