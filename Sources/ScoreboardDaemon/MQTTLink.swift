@@ -87,6 +87,9 @@ final class MQTTLink {
       if let discovery {
         client.subscribe(discovery.topic, qos: settings.qos)
         client.subscribe(settings.discoveryPrefix! + "/status", qos: settings.qos)
+      } else {
+        // Home Assistant is off: a device this board announced before is removed.
+        client.subscribe(withdrawnDiscovery.topic, qos: settings.qos)
       }
     }
   }
@@ -307,6 +310,8 @@ final class MQTTLink {
       answer(message, into: &answers)
     } else if let discovery, message.topic == discovery.topic {
       removeGoneComponents(seenIn: message.payload)
+    } else if discovery == nil, message.topic == withdrawnDiscovery.topic {
+      removeDevice(seenIn: message.payload)
     } else if let prefix = settings.discoveryPrefix, message.topic == prefix + "/status",
       message.payload == Array("online".utf8)
     {
@@ -373,6 +378,27 @@ final class MQTTLink {
     return HomeAssistantDiscovery(
       spec: spec, clientID: settings.clientID, deviceName: settings.deviceName, topics: topics,
       qos: settings.qos, prefix: prefix)
+  }
+
+  /// The discovery a board with `home-assistant = no` withdraws: at the default prefix.
+  private var withdrawnDiscovery: HomeAssistantDiscovery {
+    HomeAssistantDiscovery(
+      spec: spec, clientID: settings.clientID, deviceName: settings.deviceName, topics: topics,
+      qos: settings.qos)
+  }
+
+  /// A discovery message of this board is on the broker though Home Assistant is off:
+  /// every component it announced is removed (retained, so Home Assistant sees it
+  /// whenever it starts).
+  private func removeDevice(seenIn payload: [UInt8]) {
+    guard
+      let seen = HomeAssistantDiscovery.components(
+        inPayload: String(decoding: payload, as: UTF8.self)),
+      let removal = withdrawnDiscovery.payload(removingAll: seen)
+    else { return }
+    logger.notice(
+      "MQTT: home-assistant = no: removing the device announced before from Home Assistant")
+    client.publish(withdrawnDiscovery.topic, removal, qos: settings.qos, retain: true)
   }
 
   private func publishDiscovery(removing removed: [(key: String, platform: String)] = []) {

@@ -225,4 +225,23 @@ struct MQTTTrustTests {
     // With no change, the clock's shown time comes again as it runs.
     #expect(states.waitForLine { $0.contains("\"shown\":\"9:5") } != nil)
   }
+
+  @Test func homeAssistantOffRemovesTheDeviceAnnouncedBefore() throws {
+    let broker = try MosquittoBroker()
+    let folder = try TemporaryFolder()
+    let topic = "homeassistant/device/court-1/config"
+    let daemon = try MQTTTests.start(
+      MQTTTests.configuration(in: folder, broker: broker.url), in: folder)
+    #expect(try MQTTTests.waitForRetained(broker, topic) { $0.contains("unique_id") } != nil)
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+    let off = try MQTTTests.start(
+      MQTTTests.configuration(in: folder, broker: broker.url, extra: "home-assistant = no"),
+      in: folder)
+    #expect(
+      try MQTTTests.waitForRetained(broker, topic) {
+        $0.contains("\"cmps\"") && !$0.contains("unique_id")
+      } != nil)
+    #expect(off.waitForStderr { $0.contains("removing the device announced before") })
+  }
 }

@@ -5,6 +5,9 @@ import TestSupport
 /// a plain listener that needs a password (user `board`, password `s3cret`, in a file
 /// made by `mosquitto_passwd`) and a TLS listener whose certificate a throwaway CA made
 /// by `openssl` signed. Killed, if it still runs, when released.
+///
+/// With `accounts`, those users are in the password file too, with the same password; with
+/// `aclFile`, the plain listener allows each only what that Mosquitto ACL file says.
 final class MosquittoBroker {
   static let broker = "/usr/sbin/mosquitto"
   static let publisher = "/usr/bin/mosquitto_pub"
@@ -25,20 +28,27 @@ final class MosquittoBroker {
   private(set) var port = 0
   private(set) var tlsPort = 0
   private let anonymous: Bool
+  private let aclFile: String?
   /// The CA that signed the broker's certificate, and one that did not.
   let caFile: String
   let otherCAFile: String
   private var process: DaemonProcess?
 
-  init(anonymous: Bool = true) throws {
+  init(anonymous: Bool = true, accounts: [String] = [], aclFile: String? = nil) throws {
     folder = try TemporaryFolder()
     self.anonymous = anonymous
+    self.aclFile = aclFile
     caFile = folder.path(of: "ca.crt")
     otherCAFile = folder.path(of: "other-ca.crt")
+    var addAccounts = ""
+    for account in accounts {
+      addAccounts += "mosquitto_passwd -b passwords '\(account)' \(Self.password) &&\n"
+    }
     try Self.shell(
       """
       cd '\(folder.path)' &&
       mosquitto_passwd -b -c passwords \(Self.user) \(Self.password) &&
+      \(addAccounts)
       for ca in ca other-ca; do
         openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
           -keyout $ca.key -out $ca.crt -days 2 -subj /CN=$ca; done &&
@@ -70,6 +80,7 @@ final class MosquittoBroker {
     // Started as root, Mosquitto would change to its own user, who cannot enter the
     // test's private folder.
     let user = geteuid() == 0 ? "user root\n" : ""
+    let acl = aclFile.map { "acl_file \($0)\n" } ?? ""
     _ = try folder.write(
       "mosquitto.conf",
       """
@@ -82,7 +93,7 @@ final class MosquittoBroker {
       listener \(port) 127.0.0.1
       allow_anonymous \(anonymous)
       password_file \(passwords)
-      listener \(tlsPort) 127.0.0.1
+      \(acl)listener \(tlsPort) 127.0.0.1
       allow_anonymous true
       cafile \(caFile)
       certfile \(folder.path(of: "server.crt"))
@@ -134,36 +145,42 @@ final class MosquittoBroker {
     process = nil
   }
 
-  /// Runs `mosquitto_sub` until it got `count` messages on `topic` (retained ones
-  /// included) or `timeout` seconds passed; its lines are `TOPIC PAYLOAD`.
+  /// Runs `mosquitto_sub` as `user` until it got `count` messages on `topic` (retained
+  /// ones included) or `timeout` seconds passed; its lines are `TOPIC PAYLOAD`.
   func subscribe(
-    _ topic: String, count: Int = 1, timeout: Int = 5, extra: [String] = []
+    _ topic: String, count: Int = 1, timeout: Int = 5, extra: [String] = [],
+    as user: String = MosquittoBroker.user
   ) throws -> DaemonProcess {
     try DaemonProcess(
       executable: Self.subscriber,
       arguments: [
-        "-h", "127.0.0.1", "-p", String(port), "-u", Self.user, "-P", Self.password, "-t", topic,
+        "-h", "127.0.0.1", "-p", String(port), "-u", user, "-P", Self.password, "-t", topic,
         "-v", "-C", String(count), "-W", String(timeout),
       ] + extra)
   }
 
-  /// The retained message on `topic`, or nil when there is none.
-  func retained(_ topic: String) throws -> String? {
+  /// The retained message on `topic` that `user` may read, or nil when there is none.
+  func retained(_ topic: String, as user: String = MosquittoBroker.user) throws -> String? {
     let process = try DaemonProcess(
       executable: Self.subscriber,
       arguments: [
-        "-h", "127.0.0.1", "-p", String(port), "-u", Self.user, "-P", Self.password, "-t", topic,
+        "-h", "127.0.0.1", "-p", String(port), "-u", user, "-P", Self.password, "-t", topic,
         "-C", "1", "-W", "2", "--retained-only",
       ])
     return process.waitForLine(timeout: 5) { _ in true }
   }
 
-  /// Publishes `payload` on `topic` with `mosquitto_pub` (and any `extra` options).
-  func publish(_ topic: String, _ payload: String, extra: [String] = []) throws {
+  /// Publishes `payload` on `topic` as `user` with `mosquitto_pub` (and any `extra`
+  /// options), at QoS 1: when it returns, the broker has acknowledged the message, so it
+  /// took or dropped it before anything published after.
+  func publish(
+    _ topic: String, _ payload: String, extra: [String] = [],
+    as user: String = MosquittoBroker.user
+  ) throws {
     let process = try DaemonProcess(
       executable: Self.publisher,
       arguments: [
-        "-h", "127.0.0.1", "-p", String(port), "-u", Self.user, "-P", Self.password, "-t", topic,
+        "-h", "127.0.0.1", "-p", String(port), "-u", user, "-P", Self.password, "-t", topic,
         "-m", payload, "-q", "1",
       ] + extra)
     guard process.waitForExit() == 0 else {

@@ -189,7 +189,8 @@ import Testing
       error: "line 2: expected 'blank on' or 'blank off', found \"blank \\u{1B}]0;owned\\u{7}\""),
     Malformed(
       text: "version 1\n\nscore home 12\n",
-      error: "line 3: expected 'version', 'brightness', 'blank', 'field', 'boot' or 'clock', "
+      error:
+        "line 3: expected 'version', 'brightness', 'blank', 'field', 'boot', 'clock' or 'command', "
         + "found \"score home 12\""),
   ])
   func malformedFilesAreRefusedWithTheLine(malformed: Malformed) {
@@ -197,5 +198,25 @@ import Testing
       try SavedState(parsing: malformed.text)
     }
     #expect(error?.description == malformed.error)
+  }
+
+  @Test func commandRepliesAreKeptWordForWord() throws {
+    let replies = [
+      SavedState.CommandReply(id: "desk 7 %", reply: "ok home 13"),
+      SavedState.CommandReply(id: "ünïcode", reply: "error no field named 'x'"),
+      SavedState.CommandReply(id: "empty", reply: ""),
+    ]
+    let state = SavedState(values: ["home": "13"], commandReplies: replies)
+    let text = state.encoded()
+    #expect(text.contains("command desk%207%20%25 ok%20home%2013\n"))
+    #expect(try SavedState(parsing: text) == state)
+  }
+
+  @Test func onlyTheNewestCommandRepliesAreKept() throws {
+    let replies = (0..<300).map { SavedState.CommandReply(id: "id-\($0)", reply: "ok") }
+    let read = try SavedState(parsing: SavedState(commandReplies: replies).encoded())
+    #expect(read.commandReplies.count == SavedState.maximumCommandReplies)
+    #expect(read.commandReplies.last?.id == "id-299")
+    #expect(read.commandReplies.first?.id == "id-172")
   }
 }
