@@ -528,6 +528,9 @@ public final class Daemon {
       let (answer, changesState) = self.carryOutStep(.request(request, client: origin))
       return (answer ?? .error("'\(request)' cannot be carried out"), changesState)
     }
+    link.currentBoard = { [unowned self] in
+      (self.logic.board, max(Self.now(), self.logic.time))
+    }
     link.withOneSave = { [unowned self] body in
       self.withOneSave(body)
     }

@@ -44,6 +44,12 @@ final class MQTTLink {
   private var sourceIsOnline = false
   private var sourceHasState = false
   private(set) var isStale = true
+  /// Connected, the state waits for the discovery message to come back.
+  private var stateWaitsForDiscovery = false
+  /// The board to publish at the end of the round of events.
+  private var pendingStatePublish: (board: Scoreboard, now: Instant)?
+  /// The board as it is now, for a state published from within a round of events.
+  var currentBoard: () -> (board: Scoreboard, now: Instant)? = { nil }
   /// When the state document was last published for a running clock.
   private var lastRunningPublish: Instant?
 
@@ -162,6 +168,12 @@ final class MQTTLink {
   /// after it.
   func handleEvents(board: () -> (board: Scoreboard, now: Instant)) {
     var answers: [PendingAnswer] = []
+    defer {
+      if let (board, now) = pendingStatePublish {
+        pendingStatePublish = nil
+        publish(board, at: now)
+      }
+    }
     let unsavedReason = withOneSave {
       for _ in 0..<Self.eventsPerRound {
         guard let event = client.nextEvent() else { break }
@@ -172,12 +184,21 @@ final class MQTTLink {
           logger.notice("MQTT: connected to \(settings.brokerURL) as \(settings.clientID)")
           client.publish(topics.status, "online", qos: settings.qos, retain: true)
           if settings.mirror == nil {
-            let (board, now) = board()
-            publish(board, at: now)
-            publishDiscovery()
+            if discovery != nil {
+              // Home Assistant first: the state goes out once the discovery message on
+              // the broker (the one kept from before, or this one coming back) has been
+              // read and what it has that the board no longer has removed, so that no
+              // entity of a removed field reads a state without it.
+              publishDiscovery()
+              stateWaitsForDiscovery = true
+            } else {
+              let (board, now) = board()
+              publish(board, at: now)
+            }
           }
           updateStale()
         case .disconnected(let reason):
+          stateWaitsForDiscovery = false
           noteDisconnect(reason)
           updateStale()
         case .message(let message):
@@ -221,7 +242,7 @@ final class MQTTLink {
   /// Publishes the board's state document (retained), if connected; a board that is
   /// offline publishes it on connecting instead.
   func publish(_ board: Scoreboard, at now: Instant) {
-    guard isConnected, settings.mirror == nil else { return }
+    guard isConnected, settings.mirror == nil, !stateWaitsForDiscovery else { return }
     let document = StateDocument.json(
       of: board, at: now, wallClockMilliseconds: WallClock.nowMilliseconds())
     client.publish(topics.state, document, qos: settings.qos, retain: true)
@@ -310,6 +331,10 @@ final class MQTTLink {
       answer(message, into: &answers)
     } else if let discovery, message.topic == discovery.topic {
       removeGoneComponents(seenIn: message.payload)
+      if stateWaitsForDiscovery {
+        stateWaitsForDiscovery = false
+        pendingStatePublish = currentBoard()
+      }
     } else if discovery == nil, message.topic == withdrawnDiscovery.topic {
       removeDevice(seenIn: message.payload)
     } else if let prefix = settings.discoveryPrefix, message.topic == prefix + "/status",
