@@ -245,7 +245,9 @@ public struct SavedState: Hashable, Sendable {
       else {
         throw bad("'command', an id and its reply, each percent-encoded")
       }
-      commandReplies.append(CommandReply(id: id, reply: reply))
+      // Within the limits a file is written with, so that a file read and written again
+      // reads back the same.
+      commandReplies.append(contentsOf: Self.kept([CommandReply(id: id, reply: reply)]))
       if commandReplies.count > Self.maximumCommandReplies {
         commandReplies.removeFirst()
       }
