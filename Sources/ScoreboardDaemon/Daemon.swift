@@ -207,21 +207,13 @@ public final class Daemon {
     var answer = reaction.answer
     if !reaction.changesState {
       mqtt?.publishWhileRunning(logic.board, at: now)
-    }
-    if reaction.changesState {
+    } else {
       mqtt?.forward(ForwardedActions.requests(for: reaction.events, spec: logic.board.spec))
       statusMayHaveChanged = true
       if heldRound != nil {
         heldRound?.changesState = true
-      } else {
-        mqtt?.publish(logic.board, at: now)
-        let health = store.health
-        let saved = store.save(savedState, at: now)
-        noteStateFile(was: health)
-        if !saved, case .ok(let text) = answer {
-          answer = .unsaved(
-            text, reason: store.unsavedReason ?? "the state file cannot be written")
-        }
+      } else if let reason = publishAndSave(at: now), case .ok(let text) = answer {
+        answer = .unsaved(text, reason: reason)
       }
     }
     if let control, control.hasWatchers {
@@ -256,19 +248,20 @@ public final class Daemon {
     let now = Self.now()
     devices.show(logic.board, at: now)
     devices.sound(logic.board, at: now)
-    var unsavedReason: String?
-    if round.changesState {
-      mqtt?.publish(logic.board, at: now)
-      let health = store.health
-      if !store.save(savedState, at: now) {
-        unsavedReason = store.unsavedReason ?? "the state file cannot be written"
-      }
-      noteStateFile(was: health)
-    }
+    let unsavedReason = round.changesState ? publishAndSave(at: now) : nil
     for line in round.watcherLines {
       control?.broadcast(line)
     }
     return unsavedReason
+  }
+
+  /// Publishes the changed board and saves it: nil when it is saved, else why not.
+  private func publishAndSave(at now: Instant) -> String? {
+    mqtt?.publish(logic.board, at: now)
+    let health = store.health
+    let saved = store.save(savedState, at: now)
+    noteStateFile(was: health)
+    return saved ? nil : store.unsavedReason ?? "the state file cannot be written"
   }
 
   /// Writes what a step did to the log; nothing is put into words that the log level
@@ -527,9 +520,6 @@ public final class Daemon {
       }
       let (answer, changesState) = self.carryOutStep(.request(request, client: origin))
       return (answer ?? .error("'\(request)' cannot be carried out"), changesState)
-    }
-    link.currentBoard = { [unowned self] in
-      (self.logic.board, max(Self.now(), self.logic.time))
     }
     link.withOneSave = { [unowned self] body in
       self.withOneSave(body)

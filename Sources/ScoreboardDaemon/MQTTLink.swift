@@ -31,7 +31,6 @@ final class MQTTLink {
   private let client: MQTTClient
   private let topics: Topics
   private let logger: Logger
-  private var spec: ScoreboardSpec
   private(set) var isConnected = false
   /// The reason of the last failed attempt, so that a broker that stays away is logged
   /// once, not at every retry.
@@ -46,10 +45,12 @@ final class MQTTLink {
   private(set) var isStale = true
   /// Connected, the state waits for the discovery message to come back.
   private var stateWaitsForDiscovery = false
-  /// The board to publish at the end of the round of events.
-  private var pendingStatePublish: (board: Scoreboard, now: Instant)?
-  /// The board as it is now, for a state published from within a round of events.
-  var currentBoard: () -> (board: Scoreboard, now: Instant)? = { nil }
+  /// The discovery message came back: the state goes out at the end of the round.
+  private var statePublishDue = false
+  /// Home Assistant's discovery of the board, made once for each configuration (see
+  /// `discoveries`).
+  private var discovery: HomeAssistantDiscovery?
+  private var withdrawnDiscovery: HomeAssistantDiscovery?
   /// When the state document was last published for a running clock.
   private var lastRunningPublish: Instant?
 
@@ -61,10 +62,10 @@ final class MQTTLink {
     recentCommands: [SavedState.CommandReply] = []
   ) throws(DaemonError) {
     self.settings = settings
-    self.spec = spec
     self.logger = logger
     self.recentCommands = RecentCommands(restoring: recentCommands)
     topics = Topics(base: settings.baseTopic)
+    (discovery, withdrawnDiscovery) = Self.discoveries(settings, spec: spec, topics: topics)
     forwardingPrefix = "\(settings.clientID)-\(WallClock.nowMilliseconds())"
     try Self.checkFiles(settings)
     let password = try Self.password(settings)
@@ -93,7 +94,7 @@ final class MQTTLink {
       if let discovery {
         client.subscribe(discovery.topic, qos: settings.qos)
         client.subscribe(settings.discoveryPrefix! + "/status", qos: settings.qos)
-      } else {
+      } else if let withdrawnDiscovery {
         // Home Assistant is off: a device this board announced before is removed.
         client.subscribe(withdrawnDiscovery.topic, qos: settings.qos)
       }
@@ -169,8 +170,9 @@ final class MQTTLink {
   func handleEvents(board: () -> (board: Scoreboard, now: Instant)) {
     var answers: [PendingAnswer] = []
     defer {
-      if let (board, now) = pendingStatePublish {
-        pendingStatePublish = nil
+      if statePublishDue {
+        statePublishDue = false
+        let (board, now) = board()
         publish(board, at: now)
       }
     }
@@ -292,7 +294,7 @@ final class MQTTLink {
   /// Takes a new configuration's fields: Home Assistant is told at once.
   func reconfigure(_ spec: ScoreboardSpec) {
     let before = discovery?.componentKeys ?? [:]
-    self.spec = spec
+    (discovery, withdrawnDiscovery) = Self.discoveries(settings, spec: spec, topics: topics)
     guard isConnected, let discovery else { return }
     let gone = discovery.removals(since: before)
     if !gone.isEmpty {
@@ -333,9 +335,9 @@ final class MQTTLink {
       removeGoneComponents(seenIn: message.payload)
       if stateWaitsForDiscovery {
         stateWaitsForDiscovery = false
-        pendingStatePublish = currentBoard()
+        statePublishDue = true
       }
-    } else if discovery == nil, message.topic == withdrawnDiscovery.topic {
+    } else if let withdrawnDiscovery, message.topic == withdrawnDiscovery.topic {
       removeDevice(seenIn: message.payload)
     } else if let prefix = settings.discoveryPrefix, message.topic == prefix + "/status",
       message.payload == Array("online".utf8)
@@ -398,25 +400,24 @@ final class MQTTLink {
 
   // MARK: - Home Assistant
 
-  private var discovery: HomeAssistantDiscovery? {
-    guard settings.mirror == nil, let prefix = settings.discoveryPrefix else { return nil }
-    return HomeAssistantDiscovery(
+  /// Home Assistant's discovery of a board of `spec`: the one it announces (nil when
+  /// `home-assistant = no`), else the one it withdraws, at the default prefix; neither
+  /// for a mirror.
+  private static func discoveries(
+    _ settings: MQTTSettings, spec: ScoreboardSpec, topics: Topics
+  ) -> (announced: HomeAssistantDiscovery?, withdrawn: HomeAssistantDiscovery?) {
+    guard settings.mirror == nil else { return (nil, nil) }
+    let discovery = HomeAssistantDiscovery(
       spec: spec, clientID: settings.clientID, deviceName: settings.deviceName, topics: topics,
-      qos: settings.qos, prefix: prefix)
-  }
-
-  /// The discovery a board with `home-assistant = no` withdraws: at the default prefix.
-  private var withdrawnDiscovery: HomeAssistantDiscovery {
-    HomeAssistantDiscovery(
-      spec: spec, clientID: settings.clientID, deviceName: settings.deviceName, topics: topics,
-      qos: settings.qos)
+      qos: settings.qos, prefix: settings.discoveryPrefix ?? HomeAssistantDiscovery.defaultPrefix)
+    return settings.discoveryPrefix == nil ? (nil, discovery) : (discovery, nil)
   }
 
   /// A discovery message of this board is on the broker though Home Assistant is off:
   /// every component it announced is removed (retained, so Home Assistant sees it
   /// whenever it starts).
   private func removeDevice(seenIn payload: [UInt8]) {
-    guard
+    guard let withdrawnDiscovery,
       let seen = HomeAssistantDiscovery.components(
         inPayload: String(decoding: payload, as: UTF8.self)),
       let removal = withdrawnDiscovery.payload(removingAll: seen)

@@ -23,15 +23,19 @@ struct MQTTTrustTests {
     values = 1 2 3 OT
     """
 
-  /// Waits until `request` over the control socket answers `expected`.
-  static func waitForAnswer(
-    _ control: ControlClient, _ request: String, _ expected: String, timeout: Double = 30
-  ) -> Bool {
+  /// Waits until `field` of the board whose control socket is in `folder` has `value`:
+  /// a watcher, registered first, hears the change; a value that came before is read.
+  static func waitForValue(
+    in folder: TemporaryFolder, _ field: String, _ value: String, timeout: Double = 30
+  ) throws -> Bool {
+    let watcher = try ControlClient(path: folder.path(of: "control"))
+    guard watcher.request("watch") == "ok watching" else { return false }
+    let control = try ControlClient(path: folder.path(of: "control"))
+    if control.request("get \(field)") == "ok \(value)" { return true }
     let deadline = MosquittoBroker.now() + timeout
-    repeat {
-      if control.request(request) == expected { return true }
-      usleep(20_000)
-    } while MosquittoBroker.now() < deadline
+    while let line = watcher.readLine(timeout: max(deadline - MosquittoBroker.now(), 0)) {
+      if line == "event value \(field) \(value)" { return true }
+    }
     return false
   }
 
@@ -70,23 +74,21 @@ struct MQTTTrustTests {
     var daemon = try Self.startBoard(broker, in: folder)
     let refusal = "a retained message on \(Self.base)/command is not carried out"
     #expect(daemon.waitForStderr { $0.contains(refusal) })
-    let control = try ControlClient(path: folder.path(of: "control"))
     try broker.publish(Self.base + "/command", "add home +2")
-    #expect(Self.waitForAnswer(control, "get home", "ok 2"))
+    #expect(try Self.waitForValue(in: folder, "home", "2"))
 
     // Nor at the next start.
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)
     daemon = try Self.startBoard(broker, in: folder)
     #expect(daemon.waitForStderr { $0.contains(refusal) })
-    let again = try ControlClient(path: folder.path(of: "control"))
     try broker.publish(Self.base + "/command", "add home +2")
-    #expect(Self.waitForAnswer(again, "get home", "ok 4"))
+    #expect(try Self.waitForValue(in: folder, "home", "4"))
 
     // Nor when it is published while the board runs.
     try broker.publish(Self.base + "/command", "add home +10", extra: ["-r"])
     try broker.publish(Self.base + "/command", "add home +1")
-    #expect(Self.waitForAnswer(again, "get home", "ok 5"))
+    #expect(try Self.waitForValue(in: folder, "home", "5"))
     // The board clears nothing it does not own.
     #expect(try broker.retained(Self.base + "/command") == "add home +10")
   }
@@ -97,8 +99,7 @@ struct MQTTTrustTests {
     let daemon = try Self.startBoard(broker, in: folder)
     let request = #"{"id":"desk-7","request":"add home +3"}"#
     try broker.publish(Self.base + "/command", request)
-    let control = try ControlClient(path: folder.path(of: "control"))
-    #expect(Self.waitForAnswer(control, "get home", "ok 3"))
+    #expect(try Self.waitForValue(in: folder, "home", "3"))
     // Killed outright: the id was saved with the score, before the reply went out.
     daemon.send(signal: SIGKILL)
     _ = daemon.waitForExit()
@@ -106,8 +107,7 @@ struct MQTTTrustTests {
     let restarted = try Self.startBoard(broker, in: folder)
     try broker.publish(Self.base + "/command", request)
     try broker.publish(Self.base + "/command", "add home +1")
-    let again = try ControlClient(path: folder.path(of: "control"))
-    #expect(Self.waitForAnswer(again, "get home", "ok 4"))
+    #expect(try Self.waitForValue(in: folder, "home", "4"))
     #expect(restarted.waitForStderr { $0.contains("command desk-7 came again") })
   }
 
@@ -127,7 +127,7 @@ struct MQTTTrustTests {
     // Published after the burst by another client: the broker delivers it after it.
     try broker.publish(Self.base + "/command", "set period OT")
     let control = try ControlClient(path: folder.path(of: "control"))
-    #expect(Self.waitForAnswer(control, "get period", "ok OT", timeout: 60))
+    #expect(try Self.waitForValue(in: folder, "period", "OT", timeout: 60))
     let home = control.request("get home").flatMap { Int($0.dropFirst(3)) } ?? -1
     if home != 3000 {
       print(burst.stderrText, daemon.stderrText.suffix(3000))
@@ -161,7 +161,7 @@ struct MQTTTrustTests {
     let daemon = try Self.startBoard(broker, in: folder)
     let control = try ControlClient(path: folder.path(of: "control"))
     try broker.publish(Self.base + "/command", "add home +1")
-    #expect(Self.waitForAnswer(control, "get home", "ok 1"))
+    #expect(try Self.waitForValue(in: folder, "home", "1"))
     let before = try #require(Self.residentKilobytes(daemon.pid))
     // Twenty commands of 4 MiB each, each a valid request followed by spaces.
     let big = try folder.write(
@@ -176,7 +176,7 @@ struct MQTTTrustTests {
       #expect(publisher.waitForExit() == 0)
     }
     try broker.publish(Self.base + "/command", "add home +1")
-    #expect(Self.waitForAnswer(control, "get home", "ok 2"))
+    #expect(try Self.waitForValue(in: folder, "home", "2"))
     let after = try #require(Self.residentKilobytes(daemon.pid))
     #expect(after - before < 2048, "resident memory grew from \(before) to \(after) kB")
     #expect(control.request("status")?.contains("mqtt=connected") == true)
