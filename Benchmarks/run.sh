@@ -2,9 +2,11 @@
 # make bench: builds the release binaries, the Python peer's virtual environment and the
 # C floor, runs the benchmarks and writes Benchmarks/results.md (also printed).
 #
-#   bash Benchmarks/run.sh [--quick] [--clock-only] [--mqtt-only] [--clock-seconds N]
+#   bash Benchmarks/run.sh [--quick] [--clock-only] [--mqtt-only] [--commands-only]
+#     [--clock-seconds N]
 #     --quick: short runs, to check the harness; --clock-only: the game clock runs alone;
 #     --mqtt-only: the MQTT scenario alone (needs mosquitto; skipped without it);
+#     --commands-only: its commands part alone (round trips, a flood, oversized messages);
 #     --clock-seconds: the length of each of the two game clock runs (600; 20 with --quick)
 #
 # SWIFT names the swift driver (default: swift). The virtual environment and the floor
@@ -20,7 +22,7 @@ venv=$cache/bench-venv
 results=Benchmarks/results.md
 for argument in "$@"; do
   case "$argument" in
-    --quick | --clock-only | --mqtt-only | --latency-only) results=$(mktemp) ;;
+    --quick | --clock-only | --mqtt-only | --commands-only | --latency-only) results=$(mktemp) ;;
   esac
 done
 release_flags=(-c release --static-swift-stdlib -Xswiftc -warnings-as-errors)

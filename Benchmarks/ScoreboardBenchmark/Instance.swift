@@ -83,6 +83,8 @@ final class Instance {
   let clock: ClockSetup?
   /// scoreboardd's `[mqtt]` section, if any.
   let mqtt: MQTTSetup?
+  /// Whether scoreboardd keeps a state file (without a clock: with one, it always does).
+  let keepsState: Bool
   /// scoreboardd's state file and control socket (with a clock only).
   var statePath: String { folder + "/state" }
   var controlPath: String { folder + "/control" }
@@ -98,8 +100,9 @@ final class Instance {
   init(
     _ subject: Subject, programs: Programs, baud: Int, environment: [String: String] = [:],
     notify: Bool = false, preloadedKeys: [Key] = [], clock: ClockSetup? = nil,
-    mqtt: MQTTSetup? = nil
+    keepsState: Bool = false, mqtt: MQTTSetup? = nil
   ) throws {
+    self.keepsState = keepsState
     self.subject = subject
     self.clock = clock
     self.mqtt = mqtt
@@ -156,7 +159,10 @@ final class Instance {
         clock.map {
           Self.clockConfiguration(
             device: devicePath, port: terminal.slavePath, baud: baud, clock: $0, folder: folder)
-        } ?? Self.configuration(device: devicePath, port: terminal.slavePath, baud: baud)
+        }
+        ?? Self.configuration(
+          device: devicePath, port: terminal.slavePath, baud: baud,
+          stateFile: keepsState ? statePath : "none")
       try writeText(text + (mqtt?.section ?? ""), to: configuration)
       arguments = [programs.scoreboardd, "--config", configuration]
     case .peer:
@@ -218,10 +224,12 @@ final class Instance {
     (try? readText(folder + "/stderr.log")) ?? ""
   }
 
-  static func configuration(device: String, port: String, baud: Int) -> String {
+  static func configuration(device: String, port: String, baud: Int, stateFile: String = "none")
+    -> String
+  {
     """
     [scoreboard]
-    state-file = none
+    state-file = \(stateFile)
     control-socket = none
     log-level = warning
     blink-interval = 500ms

@@ -38,7 +38,9 @@ final class LoopbackBroker {
   let port: Int
   private var pid: pid_t = 0
 
-  init() throws {
+  /// A broker; with `noDelay`, it sets TCP_NODELAY on its clients' sockets
+  /// (`set_tcp_nodelay`, off by default).
+  init(noDelay: Bool = false) throws {
     var template = Array("/tmp/scoreboardd-bench-broker-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw BenchmarkError(description: "mkdtemp") }
     folder = String(cString: made)
@@ -53,6 +55,7 @@ final class LoopbackBroker {
       log_type warning
       listener \(port) 127.0.0.1
       allow_anonymous true
+      set_tcp_nodelay \(noDelay)
 
       """, to: folder + "/mosquitto.conf")
     try start()
@@ -226,6 +229,7 @@ struct MQTTRunResult {
   var withoutMQTT: [PublishingCostRun] = []
   var changes = 0
   var outage: BrokerOutageRun?
+  var commands = CommandRunResult()
 }
 
 extension Scenarios {
@@ -523,11 +527,11 @@ func mqttReport(_ result: MQTTRunResult?) -> String {
     "\nAfter the run the broker's retained \(masterState) held the master's final value "
     + "(home \(outage.finalHome), away \(outage.finalAway)), "
     + "\(format(Double(outage.retainedAfter) / 1e9, 2)) s after the answer to the last key "
-    + "(the master reconnects with a back-off of 1 s, doubling).\n"
-  return text
+    + "(the master reconnects with a back-off of 1 s, doubling).\n\n"
+  return text + commandReport(result.commands)
 }
 
 /// Nanoseconds as µs with one decimal.
-private func microseconds(_ nanoseconds: Int64) -> String {
+func microseconds(_ nanoseconds: Int64) -> String {
   format(Double(nanoseconds) / 1000)
 }

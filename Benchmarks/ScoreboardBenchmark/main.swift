@@ -13,18 +13,27 @@
 // the daemon's path from a key to the wire. --clock-only runs the game clock scenario
 // alone; --clock-seconds sets its length (600 s, 20 s with --quick). --mqtt-only runs the
 // MQTT scenario alone (mirror latency, CPU per published change, keys while the broker
-// dies and comes back).
+// dies and comes back, command round trips, keys during a command flood, memory after
+// oversized commands).
 
 @preconcurrency import Glibc
 import LinuxIO
 
 // MARK: - Arguments
 
+// The flooding client of the MQTT scenario, run as a child of this program.
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--flood",
+  let port = Int(CommandLine.arguments[2]), let rate = Int(CommandLine.arguments[4])
+{
+  Flooder.run(port: port, topic: CommandLine.arguments[3], rate: rate)
+}
+
 var options: [String: String] = [:]
 var quick = false
 var latencyOnly = false
 var clockOnly = false
 var mqttOnly = false
+var commandsOnly = false
 var argumentList = CommandLine.arguments.dropFirst()
 while let argument = argumentList.popFirst() {
   if argument == "--quick" {
@@ -35,6 +44,8 @@ while let argument = argumentList.popFirst() {
     clockOnly = true
   } else if argument == "--mqtt-only" {
     mqttOnly = true
+  } else if argument == "--commands-only" {
+    commandsOnly = true
   } else if argument.hasPrefix("--"), let value = argumentList.popFirst() {
     options[String(argument.dropFirst(2))] = value
   } else {
@@ -78,6 +89,10 @@ let mirrorKeys = scenarios.count(500)
 let publishedChanges = scenarios.count(2_000)
 let publishingRounds = quick ? 1 : 3
 let outageKeys = scenarios.count(1_000)
+let commandCount = scenarios.count(500)
+let commandFloodKeys = scenarios.count(500)
+let commandFloodRounds = quick ? 1 : 3
+let commandFloodRate = 10_000
 /// The MQTT scenario (MQTT.swift); nil when mosquitto is not installed.
 func runMQTT() throws -> MQTTRunResult? {
   guard LoopbackBroker.isAvailable else {
@@ -104,7 +119,35 @@ func runMQTT() throws -> MQTTRunResult? {
   }
   progress("MQTT: key latency while the broker dies and comes back (\(outageKeys) keys)")
   result.outage = try scenarios.brokerOutage(keys: outageKeys)
+  result.commands = try runCommands()
   return result
+}
+/// The commands part of the MQTT scenario (MQTTCommands.swift).
+func runCommands() throws -> CommandRunResult {
+  var result = CommandRunResult()
+  progress("MQTT: command round trips at QoS 1 (\(commandCount) commands, two brokers)")
+  result.roundTrips = try scenarios.commandRoundTrips(count: commandCount, brokerNoDelay: false)
+  result.roundTripsNoDelay = try scenarios.commandRoundTrips(
+    count: commandCount, brokerNoDelay: true)
+  progress(
+    "MQTT: keys with and without a flood of \(commandFloodRate) commands a second "
+      + "(\(commandFloodRounds) × \(commandFloodKeys) keys each)")
+  (result.quietKeys, result.floodedKeys, result.floodRates) = try scenarios.keysDuringFlood(
+    keys: commandFloodKeys, rounds: commandFloodRounds, rate: commandFloodRate)
+  progress("MQTT: memory after oversized commands")
+  result.oversizedCount = 20
+  result.oversizedBytes = 4 << 20
+  (result.memoryBefore, result.memoryAfter) = try scenarios.oversizedMessages(
+    count: result.oversizedCount, bytes: result.oversizedBytes)
+  return result
+}
+if commandsOnly {
+  guard LoopbackBroker.isAvailable else {
+    progress("MQTT: mosquitto is not installed; skipped")
+    exit(0)
+  }
+  print(commandReport(try runCommands()), terminator: "")
+  exit(0)
 }
 if mqttOnly {
   print(mqttReport(try runMQTT()), terminator: "")

@@ -50,10 +50,15 @@ public final class ControlServer {
     /// The client finished sending; it is closed once its answers are out.
     var inputEnded = false
     var isClosed = false
+    /// A request's answer is still to come (its change is being saved): the client's
+    /// next requests wait, unread.
+    var awaitsAnswer = false
+    /// The handler is being called for this client now.
+    var isInHandler = false
 
     /// Whether every request was read and answered, and every answer written.
     var isDone: Bool {
-      inputEnded && input.isEmpty && output.isEmpty
+      inputEnded && input.isEmpty && output.isEmpty && !awaitsAnswer
     }
 
     init(name: String, connection: UnixConnection) {
@@ -205,7 +210,7 @@ public final class ControlServer {
   /// Watches the client for what it waits for: requests until its input ends, room to
   /// write while output waits.
   private func updateWatch(_ client: Client) {
-    var events: PollLoop.Events = client.inputEnded ? [] : .readable
+    var events: PollLoop.Events = client.inputEnded || client.awaitsAnswer ? [] : .readable
     if !client.output.isEmpty {
       events.insert(.writable)
     }
@@ -223,7 +228,8 @@ public final class ControlServer {
     if events.contains(.writable) || client.inputEnded {
       flush(client)
     }
-    if !client.isClosed, !client.inputEnded, !events.isDisjoint(with: [.readable, .hangUp, .error])
+    if !client.isClosed, !client.inputEnded, !client.awaitsAnswer,
+      !events.isDisjoint(with: [.readable, .hangUp, .error])
     {
       readRequests(client)
     }
@@ -258,10 +264,11 @@ public final class ControlServer {
     }
   }
 
-  /// Answers every whole line of the client's input, in order.
+  /// Answers every whole line of the client's input, in order, until one's answer is to
+  /// come later.
   private func answerLines(of client: Client) {
     var start = client.input.startIndex
-    while !client.isClosed,
+    while !client.isClosed, !client.awaitsAnswer,
       let newline = client.input[start...].firstIndex(of: UInt8(ascii: "\n"))
     {
       var line = client.input[start..<newline]
@@ -288,26 +295,47 @@ public final class ControlServer {
   }
 
   private func answer(_ line: String, from client: Client) {
-    let response: String
+    let request: ControlRequest
     do {
-      let request = try ControlRequest(parsing: line)
-      logger.debug("\(client.name): \(request)")
-      switch request {
-      case .help:
-        response = ControlResponse.ok(ControlRequest.helpText).line
-      case .watch:
-        client.isWatching = true
-        response = ControlResponse.ok("watching").line
-      default:
-        response =
-          handler?.handle(request, client: client.name)
-          ?? ControlResponse.error("scoreboardd is stopping").line
-      }
+      request = try ControlRequest(parsing: line)
     } catch {
       logger.debug("\(client.name): \(error)")
-      response = ControlResponse.error(error.description).line
+      queue(ControlResponse.error(error.description).line, for: client)
+      return
     }
+    logger.debug("\(client.name): \(request)")
+    switch request {
+    case .help:
+      queue(ControlResponse.ok(ControlRequest.helpText).line, for: client)
+    case .watch:
+      client.isWatching = true
+      queue(ControlResponse.ok("watching").line, for: client)
+    default:
+      guard let handler else {
+        queue(ControlResponse.error("scoreboardd is stopping").line, for: client)
+        return
+      }
+      client.awaitsAnswer = true
+      client.isInHandler = true
+      handler.handle(request, client: client.name) { [weak self, weak client] response in
+        guard let self, let client else { return }
+        self.take(response, for: client)
+      }
+      client.isInHandler = false
+    }
+  }
+
+  /// The handler's answer to the client's request: queued, and when it came later, the
+  /// client's next requests are read again.
+  private func take(_ response: String, for client: Client) {
+    guard client.awaitsAnswer else { return }
+    client.awaitsAnswer = false
     queue(response, for: client)
+    guard !client.isInHandler, !client.isClosed else { return }
+    answerLines(of: client)
+    if !client.isClosed {
+      flush(client)
+    }
   }
 
   /// Adds `line` and a newline to the client's output. Past `outputLimit` bytes, what

@@ -40,6 +40,8 @@ public final class Daemon {
   private var heldRound: HeldRound?
   /// The ids of MQTT commands read from the state file, until the MQTT link takes them.
   private var restoredCommandReplies: [SavedState.CommandReply] = []
+  /// What waits for a background save to end: answers that promise a saved change.
+  private var saveWaiters: [(ticket: UInt64, then: (_ unsavedReason: String?) -> Void)] = []
 
   /// What the steps of a held round left to do at its end.
   private struct HeldRound {
@@ -75,7 +77,8 @@ public final class Daemon {
       board: Scoreboard(spec: configuration.scoreboard), keymaps: Self.keymaps(configuration))
     logic.notesKeys = logger.minimumLevel <= .debug
     logic.bootID = BootID.current()
-    store = StateStore(path: configuration.service.stateFile, logger: logger)
+    store = StateStore(
+      path: configuration.service.stateFile, logger: logger, inBackground: true)
     try store.prepare()
     control = try openControl(configuration.service)
     let now = Self.now()
@@ -88,8 +91,9 @@ public final class Daemon {
       throw error
     }
     devices.onKeys = { [unowned self] events in
-      _ = self.carryOut(.keys(events))
+      self.carryOut(.keys(events))
     }
+    watchStore()
     devices.onTerminalHangUp = { [unowned self] in
       self.stop(because: "the terminal hung up")
     }
@@ -118,7 +122,7 @@ public final class Daemon {
     var now = Self.now()
     // The first frames; clocks that ran out while scoreboardd was not running stop where
     // they ran out.
-    _ = carryOut(.deadline)
+    carryOut(.deadline)
     _ = devices.onlineChanges()
     let status = statusLine()
     logger.info("started: " + status)
@@ -143,7 +147,7 @@ public final class Daemon {
       }
       now = Self.now()
       if let deadline = boardDeadline, deadline <= now {
-        _ = carryOut(.deadline)
+        carryOut(.deadline)
       }
       devices.serviceDue(at: now)
       let health = store.health
@@ -158,6 +162,7 @@ public final class Daemon {
     }
     reporter.stopping()
     let health = store.health
+    finishStore()
     store.save(savedState, at: Self.now())
     noteStateFile(was: health)
   }
@@ -184,15 +189,25 @@ public final class Daemon {
 
   /// One step of the logic, carried out: displays, state file, watchers, log.
   ///
-  /// - Returns: The answer to a request: `ok` turned `unsaved` when its change could not
-  ///   be saved (in a held round, `ok` as it is: the round's end saves).
-  func carryOut(_ input: DaemonLogic.Input) -> ControlResponse? {
-    carryOutStep(input).answer
+  /// - Parameter answered: Gets the answer to a request once its change is saved: `ok`
+  ///   turned `unsaved` when it could not be saved (in a held round, at once and as it
+  ///   is: the round's end saves).
+  func carryOut(_ input: DaemonLogic.Input, answered: ((ControlResponse?) -> Void)? = nil) {
+    let (answer, _, progress) = carryOutStep(input)
+    guard let answered else { return }
+    whenSaved(progress) { unsavedReason in
+      if let unsavedReason, case .ok(let text)? = answer {
+        answered(.unsaved(text, reason: unsavedReason))
+      } else {
+        answered(answer)
+      }
+    }
   }
 
-  /// `carryOut`, and whether the step changed what the state file keeps.
+  /// `carryOut`: the answer, whether the step changed what the state file keeps, and how
+  /// its save stands.
   private func carryOutStep(_ input: DaemonLogic.Input) -> (
-    answer: ControlResponse?, changesState: Bool
+    answer: ControlResponse?, changesState: Bool, save: StateStore.Progress
   ) {
     let now = Self.now()
     let reaction = logic.step(input, at: now)
@@ -204,7 +219,7 @@ public final class Daemon {
     for click in reaction.clicks {
       devices.click(refused: click.refused, at: now)
     }
-    var answer = reaction.answer
+    var save = StateStore.Progress.done(unsavedReason: nil)
     if !reaction.changesState {
       mqtt?.publishWhileRunning(logic.board, at: now)
     } else {
@@ -212,8 +227,8 @@ public final class Daemon {
       statusMayHaveChanged = true
       if heldRound != nil {
         heldRound?.changesState = true
-      } else if let reason = publishAndSave(at: now), case .ok(let text) = answer {
-        answer = .unsaved(text, reason: reason)
+      } else {
+        save = publishAndSave(at: now)
       }
     }
     if let control, control.hasWatchers {
@@ -228,18 +243,19 @@ public final class Daemon {
       }
     }
     log(reaction)
-    return (answer, reaction.changesState)
+    return (reaction.answer, reaction.changesState, save)
   }
 
   /// Runs `body`, whose steps show, publish and save only at its end, once: a round of
   /// MQTT commands costs one save, and its answers wait for it.
   ///
-  /// - Returns: nil when the round's changes are saved (or there were none), else why
-  ///   they are not.
-  func withOneSave(_ body: () -> Void) -> String? {
+  /// - Parameter then: Called once the round's changes are saved (or there were none)
+  ///   with nil, else with why they are not.
+  func withOneSave(_ body: () -> Void, then: @escaping (_ unsavedReason: String?) -> Void) {
     guard heldRound == nil else {
       body()
-      return nil
+      then(nil)
+      return
     }
     heldRound = HeldRound()
     body()
@@ -248,20 +264,66 @@ public final class Daemon {
     let now = Self.now()
     devices.show(logic.board, at: now)
     devices.sound(logic.board, at: now)
-    let unsavedReason = round.changesState ? publishAndSave(at: now) : nil
+    let save = round.changesState ? publishAndSave(at: now) : .done(unsavedReason: nil)
     for line in round.watcherLines {
       control?.broadcast(line)
     }
-    return unsavedReason
+    whenSaved(save, then)
   }
 
-  /// Publishes the changed board and saves it: nil when it is saved, else why not.
-  private func publishAndSave(at now: Instant) -> String? {
+  /// Publishes the changed board and starts saving it.
+  private func publishAndSave(at now: Instant) -> StateStore.Progress {
     mqtt?.publish(logic.board, at: now)
     let health = store.health
-    let saved = store.save(savedState, at: now)
+    let save = store.save(savedState, at: now)
     noteStateFile(was: health)
-    return saved ? nil : store.unsavedReason ?? "the state file cannot be written"
+    return save
+  }
+
+  /// Calls `then` once the save `progress` is done: at once, or when its write ends (and
+  /// never before what waits for an earlier save, so that answers keep their order).
+  private func whenSaved(
+    _ progress: StateStore.Progress, _ then: @escaping (_ unsavedReason: String?) -> Void
+  ) {
+    switch progress {
+    case .done(nil) where !saveWaiters.isEmpty:
+      // Nothing to save, but answers to earlier changes wait: this one comes after them.
+      saveWaiters.append((saveWaiters[saveWaiters.count - 1].ticket, then))
+    case .done(let unsavedReason):
+      then(unsavedReason)
+    case .writing(let ticket):
+      saveWaiters.append((ticket, then))
+    }
+  }
+
+  /// Tells what waited for the saves that ended.
+  private func deliver(_ completions: [StateStore.Completion]) {
+    for completion in completions {
+      let due = saveWaiters.filter { $0.ticket <= completion.ticket }
+      saveWaiters.removeAll { $0.ticket <= completion.ticket }
+      for waiter in due {
+        waiter.then(completion.unsavedReason)
+      }
+    }
+  }
+
+  /// Watches the state file's background writes, to answer what waited for them.
+  private func watchStore() {
+    guard let completions = store.completions else { return }
+    loop.watch(completions, for: .readable) { [unowned self] _ in
+      let health = self.store.health
+      self.deliver(self.store.takeCompletions(at: Self.now()))
+      self.noteStateFile(was: health)
+    }
+  }
+
+  /// Lets the store's background write end and writes what is pending, answering what
+  /// waited: before stopping, or before the store is replaced.
+  private func finishStore() {
+    if let completions = store.completions {
+      loop.removeWatch(completions)
+    }
+    deliver(store.finish(at: Self.now()))
   }
 
   /// Writes what a step did to the log; nothing is put into words that the log level
@@ -449,7 +511,7 @@ public final class Daemon {
     let now = Self.now()
     var newStore: StateStore?
     if new.service.stateFile != configuration.service.stateFile {
-      let candidate = StateStore(path: new.service.stateFile, logger: logger)
+      let candidate = StateStore(path: new.service.stateFile, logger: logger, inBackground: true)
       try candidate.prepare()
       newStore = candidate
     }
@@ -471,7 +533,9 @@ public final class Daemon {
       logger.notice("field \(name): no longer configured or its value no longer fits; dropped")
     }
     if let newStore {
+      finishStore()
       store = newStore
+      watchStore()
     }
     if let newControl {
       control = newControl
@@ -500,7 +564,7 @@ public final class Daemon {
     }
     // A step like any other: a clock that ran out meanwhile is saved, published, told
     // to watchers and logged.
-    _ = carryOut(.deadline)
+    carryOut(.deadline)
     let health = store.health
     store.save(savedState, at: Self.now())
     noteStateFile(was: health)
@@ -518,11 +582,11 @@ public final class Daemon {
       if case .status = request {
         return (.ok(String(self.controlStatus().line().dropFirst(3))), false)
       }
-      let (answer, changesState) = self.carryOutStep(.request(request, client: origin))
+      let (answer, changesState, _) = self.carryOutStep(.request(request, client: origin))
       return (answer ?? .error("'\(request)' cannot be carried out"), changesState)
     }
-    link.withOneSave = { [unowned self] body in
-      self.withOneSave(body)
+    link.withOneSave = { [unowned self] body, then in
+      self.withOneSave(body, then: then)
     }
     link.mirrored = { [unowned self] payload in
       self.takeMirrored(payload, source: settings.mirror?.source ?? "")
@@ -555,7 +619,7 @@ public final class Daemon {
           .warning, throttle: "mirror \(name)",
           "mirror: field \(name) of \(source) does not fit this board's field \(name); not shown")
       }
-      _ = carryOut(.mirrored(mirrored.state, source: ForwardedActions.mirrorSource + source))
+      carryOut(.mirrored(mirrored.state, source: ForwardedActions.mirrorSource + source))
       return true
     } catch {
       logger.log(.warning, throttle: "mirror", "mirror: \(source)/state: \(error)")

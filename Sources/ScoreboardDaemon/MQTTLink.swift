@@ -16,11 +16,13 @@ final class MQTTLink {
   var carryOut:
     (ControlRequest, _ origin: String) -> (answer: ControlResponse, changesState: Bool) =
       { _, _ in (.error("not ready"), false) }
-  /// Runs its argument with the saves of its steps held back, then saves once: nil when
-  /// that save worked (or none was needed), else why it failed.
-  var withOneSave: (() -> Void) -> String? = { body in
+  /// Runs its first argument with the saves of its steps held back, then saves once,
+  /// and calls the second when that save is done: with nil when it worked (or none was
+  /// needed), else with why it failed.
+  var withOneSave: (() -> Void, @escaping (_ unsavedReason: String?) -> Void) -> Void = {
+    body, then in
     body()
-    return nil
+    then(nil)
   }
   /// A state document of the mirrored board arrived; false when it cannot be used.
   var mirrored: (String) -> Bool = { _ in true }
@@ -156,7 +158,7 @@ final class MQTTLink {
 
   /// The most events taken in one round of the loop: a flood of commands leaves the
   /// loop to keys, displays and the control socket between rounds.
-  static let eventsPerRound = 64
+  static let eventsPerRound = 16
 
   /// The ids and replies of the last commands, for the state file.
   var savedCommandReplies: [SavedState.CommandReply] {
@@ -166,7 +168,7 @@ final class MQTTLink {
   /// Takes up to `eventsPerRound` of the client's events (the descriptor stays readable
   /// while more wait); `board` gives the board as it is now, for the state published on
   /// connecting. The commands among them are carried out with one save, and answered
-  /// after it.
+  /// once it is done.
   func handleEvents(board: () -> (board: Scoreboard, now: Instant)) {
     var answers: [PendingAnswer] = []
     defer {
@@ -176,43 +178,56 @@ final class MQTTLink {
         publish(board, at: now)
       }
     }
-    let unsavedReason = withOneSave {
-      for _ in 0..<Self.eventsPerRound {
-        guard let event = client.nextEvent() else { break }
-        switch event {
-        case .connected:
-          isConnected = true
-          lastFailure = nil
-          logger.notice("MQTT: connected to \(settings.brokerURL) as \(settings.clientID)")
-          client.publish(topics.status, "online", qos: settings.qos, retain: true)
-          if settings.mirror == nil {
-            if discovery != nil {
-              // Home Assistant first: the state goes out once the discovery message on
-              // the broker (the one kept from before, or this one coming back) has been
-              // read and what it has that the board no longer has removed, so that no
-              // entity of a removed field reads a state without it.
-              publishDiscovery()
-              stateWaitsForDiscovery = true
-            } else {
-              let (board, now) = board()
-              publish(board, at: now)
-            }
+    withOneSave(
+      { takeEvents(board: board, answers: &answers) },
+      { [weak self] unsavedReason in self?.send(answers, unsavedReason: unsavedReason) })
+  }
+
+  /// Takes up to `eventsPerRound` of the client's events; the commands' answers go to
+  /// `answers`.
+  private func takeEvents(
+    board: () -> (board: Scoreboard, now: Instant), answers: inout [PendingAnswer]
+  ) {
+    for _ in 0..<Self.eventsPerRound {
+      guard let event = client.nextEvent() else { break }
+      switch event {
+      case .connected:
+        isConnected = true
+        lastFailure = nil
+        logger.notice("MQTT: connected to \(settings.brokerURL) as \(settings.clientID)")
+        client.publish(topics.status, "online", qos: settings.qos, retain: true)
+        if settings.mirror == nil {
+          if discovery != nil {
+            // Home Assistant first: the state goes out once the discovery message on
+            // the broker (the one kept from before, or this one coming back) has been
+            // read and what it has that the board no longer has removed, so that no
+            // entity of a removed field reads a state without it.
+            publishDiscovery()
+            stateWaitsForDiscovery = true
+          } else {
+            let (board, now) = board()
+            publish(board, at: now)
           }
-          updateStale()
-        case .disconnected(let reason):
-          stateWaitsForDiscovery = false
-          noteDisconnect(reason)
-          updateStale()
-        case .message(let message):
-          receive(message, answers: &answers)
-        case .refused(let topic, let size, _):
-          logger.log(
-            .warning, throttle: "mqtt oversized",
-            "MQTT: a message of \(size) bytes on \(topic) is refused: the largest taken is "
-              + "\(MQTTClient.maximumPayload) bytes")
         }
+        updateStale()
+      case .disconnected(let reason):
+        stateWaitsForDiscovery = false
+        noteDisconnect(reason)
+        updateStale()
+      case .message(let message):
+        receive(message, answers: &answers)
+      case .refused(let topic, let size, _):
+        logger.log(
+          .warning, throttle: "mqtt oversized",
+          "MQTT: a message of \(size) bytes on \(topic) is refused: the largest taken is "
+            + "\(MQTTClient.maximumPayload) bytes")
       }
     }
+  }
+
+  /// Replies to the commands of a round, once its save is done (`unsavedReason`: why it
+  /// failed).
+  private func send(_ answers: [PendingAnswer], unsavedReason: String?) {
     for pending in answers {
       if let repeated = pending.repeatedReply {
         send(pending.command.replyPayload(repeated), to: pending.message)

@@ -4,13 +4,33 @@ import ScoreboardCore
 /// The state file, where the committed scores survive restarts and power cuts, and how
 /// its writes fare.
 ///
-/// A save is durable when `save(_:at:)` returns true: the file was written, flushed,
-/// renamed and its folder flushed (`AtomicFile`). When writing fails (a full or
-/// read-only SD card, an I/O error), the scoreboard goes on from memory: the store says
-/// so once in the journal, keeps the latest state, tries again with a growing delay
-/// (and on every new change), and says so again when a write succeeds, which makes
-/// every value durable at once.
+/// A save is durable once the file was written, flushed, renamed and its folder flushed
+/// (`AtomicFile`). The daemon's store writes on a thread of its own
+/// (`BackgroundFileWriter`), so that the loop never waits for the disk: `save` starts a
+/// write and returns its ticket, and `takeCompletions` later says which tickets are
+/// durable; a state saved while a write runs waits for it, and only the newest such
+/// state is written. Without the thread (tests, or when it cannot be made) `save` writes
+/// at once. When writing fails (a full or read-only SD card, an I/O error), the
+/// scoreboard goes on from memory: the store says so once in the journal, keeps the
+/// latest state, tries again with a growing delay (and on every new change), and says
+/// so again when a write succeeds, which makes every value durable at once.
 final class StateStore {
+  /// How a save stands.
+  enum Progress: Equatable {
+    /// Nothing is left to write for it: the file holds the state (or there is no file),
+    /// or, with a reason, writing it failed.
+    case done(unsavedReason: String?)
+    /// It is being written; `takeCompletions` reports `ticket`, and a completion of a
+    /// later ticket covers it too.
+    case writing(ticket: UInt64)
+  }
+
+  /// A write that ended: every save up to `ticket` is durable, or with a reason, is not.
+  struct Completion: Equatable {
+    var ticket: UInt64
+    var unsavedReason: String?
+  }
+
   /// How the state file fares.
   enum Health: Equatable {
     /// No state file is configured: the scores live in memory by choice.
@@ -32,19 +52,38 @@ final class StateStore {
   let path: String?
   private let logger: Logger
   private(set) var health: Health
-  /// The state not yet durable, written at the next attempt.
-  private var pending: SavedState?
+  /// The state not yet durable, written at the next attempt, and its ticket.
+  private var pending: (state: SavedState, ticket: UInt64)?
+  /// The state the background writer is writing, and its ticket.
+  private var inFlight: (state: SavedState, ticket: UInt64)?
   /// What the file holds, as far as the store knows.
   private var written: SavedState?
   /// When to try writing `pending` again.
   private(set) var retryAt: Instant?
   private var failedAttempts = 0
+  private var lastTicket: UInt64 = 0
+  /// The thread that writes; nil: writes are made at once, on the caller's thread.
+  private var writer: BackgroundFileWriter?
 
-  /// A store for the state file at `path` (nil for none); nothing is touched yet.
-  init(path: String?, logger: Logger) {
+  /// A store for the state file at `path` (nil for none); nothing is touched yet. With
+  /// `inBackground`, writes are made on a thread of their own.
+  init(path: String?, logger: Logger, inBackground: Bool = false) {
     self.path = path
     self.logger = logger
     health = path == nil ? .off : .saved
+    if inBackground, path != nil {
+      do {
+        writer = try BackgroundFileWriter()
+      } catch {
+        logger.warning("state file: \(error); the scores are saved on the main thread")
+      }
+    }
+  }
+
+  /// Readable when a background write has ended (`takeCompletions`); nil when writes
+  /// are made at once.
+  var completions: FileDescriptor? {
+    writer?.completions
   }
 
   /// Checks that the state file's folder is this user's own, and removes temporary
@@ -108,24 +147,110 @@ final class StateStore {
     }
   }
 
-  /// Writes `state` unless the file holds it already.
+  /// Saves `state` unless the file holds it already (or will, once the write under way
+  /// ends).
   ///
-  /// - Returns: Whether `state` is durable now; always true without a state file.
+  /// - Returns: `.done` when nothing is left to write (always without a state file),
+  ///   with the reason when writing at once failed; `.writing` when a background write
+  ///   will make it durable.
   @discardableResult
-  func save(_ state: @autoclosure () -> SavedState, at now: Instant) -> Bool {
-    guard let path else { return true }
+  func save(_ state: @autoclosure () -> SavedState, at now: Instant) -> Progress {
+    guard let path else { return .done(unsavedReason: nil) }
     let state = state()
-    if health == .saved, pending == nil, written == state {
-      return true
+    if health == .saved, pending == nil {
+      if let inFlight, inFlight.state == state {
+        return .writing(ticket: inFlight.ticket)
+      }
+      if inFlight == nil, written == state {
+        return .done(unsavedReason: nil)
+      }
     }
-    pending = state
-    return write(state, to: path, at: now)
+    lastTicket += 1
+    pending = (state, lastTicket)
+    guard writer != nil else {
+      let saved = write(state, to: path, at: now)
+      return .done(unsavedReason: saved ? nil : unsavedReason ?? "the state file cannot be written")
+    }
+    startPending(at: now)
+    return writer == nil ? .done(unsavedReason: unsavedReason) : .writing(ticket: lastTicket)
   }
 
   /// Writes the pending state again when its retry is due.
   func retryIfDue(at now: Instant) {
-    guard let path, let pending, let retryAt, now >= retryAt else { return }
-    _ = write(pending, to: path, at: now)
+    guard let path, pending != nil, inFlight == nil, let retryAt, now >= retryAt else { return }
+    if writer != nil {
+      startPending(at: now)
+    } else if let pending {
+      _ = write(pending.state, to: path, at: now)
+    }
+  }
+
+  /// The background writes that ended since the last call, and what they mean for the
+  /// file's health; the next pending state starts being written.
+  func takeCompletions(at now: Instant) -> [Completion] {
+    guard let result = writer?.takeResult() else { return [] }
+    return complete(result, at: now)
+  }
+
+  /// Waits for the background write under way, writes what is pending at once, and
+  /// makes every later save at once: for stopping, and for a store being replaced.
+  func finish(at now: Instant) -> [Completion] {
+    guard let writer else { return [] }
+    var completions: [Completion] = []
+    // A completion may start the next pending state: wait for that one too.
+    while let result = writer.waitForResult() {
+      completions += complete(result, at: now)
+    }
+    writer.close()
+    self.writer = nil
+    if let path, let pending {
+      let saved = write(pending.state, to: path, at: now)
+      completions.append(
+        Completion(ticket: pending.ticket, unsavedReason: saved ? nil : unsavedReason))
+    }
+    return completions
+  }
+
+  /// Hands the pending state to the writer, unless it is busy (the pending state then
+  /// goes when it is done). A writer whose thread cannot be made is given up: the write
+  /// is made at once, and so are all later ones.
+  private func startPending(at now: Instant) {
+    guard let writer, !writer.isBusy, let path, let next = pending else { return }
+    do {
+      try writer.start(Array(next.state.encoded().utf8), to: path, ticket: next.ticket)
+      inFlight = next
+      pending = nil
+    } catch {
+      logger.warning("state file: \(error); the scores are saved on the main thread")
+      writer.close()
+      self.writer = nil
+      _ = write(next.state, to: path, at: now)
+    }
+  }
+
+  /// Takes the result of a background write.
+  private func complete(_ result: BackgroundFileWriter.Result, at now: Instant) -> [Completion] {
+    guard let path, let flight = inFlight, flight.ticket == result.ticket else { return [] }
+    inFlight = nil
+    if let failure = result.failure {
+      if pending == nil, replaceEntryThatIsNotAFile(at: path, now: now) {
+        // Something else took the file's place and was set aside: write again at once.
+        pending = flight
+        startPending(at: now)
+        return []
+      }
+      failed(WriteFailure(reason: failure), path: path, at: now)
+      let newer = pending != nil
+      pending = pending ?? flight
+      if newer {
+        // A change came meanwhile: it is tried at once, as every change is.
+        startPending(at: now)
+      }
+      return [Completion(ticket: flight.ticket, unsavedReason: unsavedReason)]
+    }
+    succeeded(flight.state, path: path)
+    startPending(at: now)
+    return [Completion(ticket: flight.ticket, unsavedReason: nil)]
   }
 
   /// Why the latest changes are not saved; nil when they are (or there is no file).
@@ -154,33 +279,45 @@ final class StateStore {
     }
     switch result {
     case .success:
-      if case .failing(let since, _) = health {
-        logger.notice(
-          "the scores are saved in \(path) again, after \(WallClock.now() - since) s of failures")
+      succeeded(state, path: path)
+      if pending?.state == state {
+        pending = nil
       }
-      health = .saved
-      written = state
-      pending = nil
-      retryAt = nil
-      failedAttempts = 0
       return true
     case .failure(let failure):
-      let reason = failure.reason
-      if case .failing(let since, let previous) = health {
-        if previous != reason {
-          logger.warning("the scores still cannot be saved in \(path): \(reason)")
-        }
-        health = .failing(since: since, reason: reason)
-      } else {
-        logger.error(
-          "cannot save the scores in \(path): \(reason); the scoreboard goes on from memory "
-            + "and tries again")
-        health = .failing(since: WallClock.now(), reason: reason)
-      }
-      retryAt = now + retryDelay(after: failedAttempts)
-      failedAttempts += 1
+      failed(failure, path: path, at: now)
       return false
     }
+  }
+
+  /// `state` is durable.
+  private func succeeded(_ state: SavedState, path: String) {
+    if case .failing(let since, _) = health {
+      logger.notice(
+        "the scores are saved in \(path) again, after \(WallClock.now() - since) s of failures")
+    }
+    health = .saved
+    written = state
+    retryAt = nil
+    failedAttempts = 0
+  }
+
+  /// A write failed: the health says why, and the next attempt waits a growing delay.
+  private func failed(_ failure: WriteFailure, path: String, at now: Instant) {
+    let reason = failure.reason
+    if case .failing(let since, let previous) = health {
+      if previous != reason {
+        logger.warning("the scores still cannot be saved in \(path): \(reason)")
+      }
+      health = .failing(since: since, reason: reason)
+    } else {
+      logger.error(
+        "cannot save the scores in \(path): \(reason); the scoreboard goes on from memory "
+          + "and tries again")
+      health = .failing(since: WallClock.now(), reason: reason)
+    }
+    retryAt = now + retryDelay(after: failedAttempts)
+    failedAttempts += 1
   }
 
   /// One write of the file; the reason in words when it fails.

@@ -55,6 +55,41 @@ import Testing
       ])
   }
 
+  @Test func anAnswerThatComesLaterHoldsTheClientsNextRequests() throws {
+    let fixture = try ServerFixture()
+    fixture.handler.holdsAnswers = true
+    let client = try fixture.connect()
+    let other = try fixture.connect()
+    client.send("set home 1\nget home\n")
+    #expect(fixture.run { fixture.handler.heldAnswerCount == 1 })
+    // Another client is served meanwhile; the first client's next request waits unread.
+    other.send("help\n")
+    #expect(fixture.nextLine(from: other) == "ok " + ControlRequest.helpText)
+    #expect(fixture.handler.requests.map(\.request) == [.set(field: "home", value: "1")])
+    #expect(client.allLines().isEmpty)
+
+    fixture.handler.releaseAnswers()
+    #expect(fixture.nextLine(from: client) == "ok home 1")
+    #expect(fixture.run { fixture.handler.heldAnswerCount == 1 })
+    #expect(fixture.handler.requests.count == 2)
+    fixture.handler.releaseAnswers()
+    #expect(fixture.nextLine(from: client) == "ok 1")
+  }
+
+  @Test func aClientThatLeavesBeforeItsAnswerIsClosedAndTheAnswerDropped() throws {
+    let fixture = try ServerFixture()
+    fixture.handler.holdsAnswers = true
+    let client = try fixture.connect()
+    client.send("set home 1\n")
+    client.finishSending()
+    #expect(fixture.run { fixture.handler.heldAnswerCount == 1 })
+    #expect(fixture.server.clientCount == 1, "open until its answer is out")
+    fixture.handler.releaseAnswers()
+    #expect(fixture.runUntilDisconnected(client))
+    #expect(client.allLines() == ["ok home 1"])
+    #expect(fixture.server.clientCount == 0)
+  }
+
   @Test func aLastLineWithoutNewlineIsAnsweredBeforeClosing() throws {
     let fixture = try ServerFixture()
     let client = try fixture.connect()
@@ -286,10 +321,10 @@ import Testing
   @Test func aHandlerThatClosesTheServerMidRequestIsSafe() throws {
     final class Stopper: ControlHandler {
       weak var server: ControlServer?
-      func handle(_ request: ControlRequest, client: String) -> String {
+      func handle(_ request: ControlRequest, client: String, answer: @escaping (String) -> Void) {
         server?.broadcast("event blank on")
         server?.close()
-        return "ok"
+        answer("ok")
       }
     }
     let fixture = try ServerFixture()

@@ -3,9 +3,12 @@ import ScoreboardDaemon
 
 /// A handler that keeps a tiny scoreboard of its own (home, away, period), records
 /// every request it is given with the client that sent it, and broadcasts value changes
-/// while it handles a request, as the daemon does.
+/// while it handles a request, as the daemon does. With `holdsAnswers`, it keeps each
+/// answer back until `releaseAnswers()`, as the daemon does while a change is saved.
 final class FakeHandler: ControlHandler {
   weak var server: ControlServer?
+  var holdsAnswers = false
+  private var heldAnswers: [() -> Void] = []
   private(set) var requests: [(request: ControlRequest, client: String)] = []
   private(set) var fields: [ControlStatus.Field] = [
     .init(name: "home", text: "0"), .init(name: "away", text: "0"),
@@ -21,8 +24,29 @@ final class FakeHandler: ControlHandler {
       keypads: [.init(name: "numpad", isOnline: true)], stateFile: .saved)
   }
 
-  func handle(_ request: ControlRequest, client: String) -> String {
+  func handle(_ request: ControlRequest, client: String, answer: @escaping (String) -> Void) {
     requests.append((request, client))
+    let response = respond(to: request)
+    if holdsAnswers {
+      heldAnswers.append { answer(response) }
+    } else {
+      answer(response)
+    }
+  }
+
+  /// How many answers are held back.
+  var heldAnswerCount: Int { heldAnswers.count }
+
+  /// Gives every answer held back, in order.
+  func releaseAnswers() {
+    let answers = heldAnswers
+    heldAnswers = []
+    for answer in answers {
+      answer()
+    }
+  }
+
+  private func respond(to request: ControlRequest) -> String {
     let response: ControlResponse
     switch request {
     case .status:

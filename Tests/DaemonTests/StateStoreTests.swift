@@ -22,9 +22,9 @@ import Testing
     let folder = try TemporaryFolder()
     let log = try LogCapture()
     let store = StateStore(path: folder.path(of: "state"), logger: log.logger)
-    #expect(store.save(Self.first, at: .zero))
+    #expect(store.saved(Self.first, at: .zero))
     #expect(try Self.onDisk(folder) == Self.first)
-    let (saved, trace) = SystemCallTrace.record { store.save(Self.first, at: .zero) }
+    let (saved, trace) = SystemCallTrace.record { store.saved(Self.first, at: .zero) }
     #expect(saved)
     #expect(trace.calls.isEmpty, "the file holds it already")
     #expect(store.health == .saved)
@@ -39,13 +39,13 @@ import Testing
     let folder = try TemporaryFolder()
     let log = try LogCapture()
     let store = StateStore(path: folder.path(of: "state"), logger: log.logger)
-    #expect(store.save(Self.first, at: .zero))
+    #expect(store.saved(Self.first, at: .zero))
 
     let failures: (SystemCallTrace) -> Void = {
       $0.fail(call, with: errno, times: 10) { $0.descriptor != log.descriptor }
     }
     let (saved, _) = SystemCallTrace.record(failing: failures) {
-      (store.save(Self.second, at: .seconds(1)), store.save(Self.third, at: .seconds(2)))
+      (store.saved(Self.second, at: .seconds(1)), store.saved(Self.third, at: .seconds(2)))
     }
     #expect(saved == (false, false))
     guard case .failing(_, let reason) = store.health else {
@@ -69,7 +69,7 @@ import Testing
     let store = StateStore(path: folder.path(of: "state"), logger: log.logger)
     let failures: (SystemCallTrace) -> Void = { $0.fail("fsync", with: .ioError, times: 100) }
     _ = SystemCallTrace.record(failing: failures) {
-      #expect(!store.save(Self.second, at: .seconds(10)))
+      #expect(!store.saved(Self.second, at: .seconds(10)))
       // Too early: nothing is tried.
       store.retryIfDue(at: .seconds(10) + .milliseconds(500))
       #expect(store.retryAt == .seconds(11))
@@ -95,10 +95,10 @@ import Testing
       $0.fail("write", with: .noSpace, times: 3) { $0.descriptor != log.descriptor }
     }
     _ = SystemCallTrace.record(failing: failures) {
-      #expect(!store.save(Self.first, at: .zero))
-      #expect(!store.save(Self.second, at: .seconds(1)))
-      #expect(!store.save(Self.third, at: .seconds(2)))
-      #expect(store.save(Self.third, at: .seconds(3)), "a new change tries at once")
+      #expect(!store.saved(Self.first, at: .zero))
+      #expect(!store.saved(Self.second, at: .seconds(1)))
+      #expect(!store.saved(Self.third, at: .seconds(2)))
+      #expect(store.saved(Self.third, at: .seconds(3)), "a new change tries at once")
     }
     #expect(try Self.onDisk(folder) == Self.third)
     #expect(store.retryAt == nil)
@@ -111,7 +111,7 @@ import Testing
     try folder.makeFolder("state")
     try folder.write("state/inside", "kept\n")
 
-    #expect(store.save(Self.first, at: .zero))
+    #expect(store.saved(Self.first, at: .zero))
     #expect(try Self.onDisk(folder) == Self.first)
     let aside = try #require(folder.names().first { $0.hasPrefix("state.corrupt-") })
     #expect(folder.names(in: aside) == ["inside"])
@@ -137,7 +137,7 @@ import Testing
     #expect(folder.names().contains { $0.hasPrefix("state.corrupt-") }, "\(folder.names())")
     #expect(!folder.names().contains("state"))
     #expect(log.lines.contains { $0.contains("set aside as") })
-    #expect(store.save(Self.first, at: .zero))
+    #expect(store.saved(Self.first, at: .zero))
     #expect(try Self.onDisk(folder) == Self.first)
     if kind == "link" {
       #expect(folder.read("elsewhere") == Self.first.encoded(), "the link's target is untouched")
@@ -181,9 +181,16 @@ import Testing
 
   @Test func noStateFileIsAlwaysSaved() {
     let store = StateStore(path: nil, logger: Logger(programName: "test"))
-    #expect(store.save(Self.first, at: .zero))
+    #expect(store.saved(Self.first, at: .zero))
     #expect(store.health == .off)
     #expect(store.status == .none)
     #expect(store.unsavedReason == nil)
+  }
+}
+
+extension StateStore {
+  /// Whether `state` is saved at once, as a store without its thread does.
+  fileprivate func saved(_ state: SavedState, at now: Instant) -> Bool {
+    save(state, at: now) == .done(unsavedReason: nil)
   }
 }

@@ -25,11 +25,13 @@ import Testing
     #expect(client.request("set home 3")?.hasPrefix("unsaved home 3; not saved: ") == true)
     let status = try #require(receiver.waitFor("STATUS=home 3, 1 display, 0 keypads; NOT SAVED"))
     #expect(status.contains { $0.contains("Read-only file system (EROFS)") }, "\(status)")
-    #expect(watcher.readLine() == "event state-file failing")
+    // The change first, then its write, made after it on the store's thread, failing.
     #expect(watcher.readLine() == "event value home 3")
+    #expect(watcher.readLine() == "event state-file failing")
 
     try disk.setReadOnly(false)
     #expect(client.request("set home 4") == "ok home 4")
+    #expect(watcher.readLine() == "event value home 4")
     #expect(watcher.readLine() == "event state-file saved")
     #expect(receiver.waitFor("STATUS=home 4, 1 display, 0 keypads") != nil)
     daemon.send(signal: SIGTERM)

@@ -1,0 +1,181 @@
+@preconcurrency import Glibc
+
+/// Writes a small file durably (`AtomicFile.write`) on a thread of its own, so that the
+/// thread that asks never waits for the disk: an SD card's `fsync` can take tens of
+/// milliseconds, which a key or a clock frame must not wait behind.
+///
+/// One write at a time: `start` hands over the bytes, the thread writes them, and the
+/// descriptor `completions` becomes readable; `takeResult()` then says how the write
+/// went. The thread is made by the first `start` (so it inherits the signal mask its
+/// caller has by then) and ends with `close()`.
+public final class BackgroundFileWriter {
+  /// How one write went.
+  public struct Result: Sendable {
+    /// The number the write was started with.
+    public var ticket: UInt64
+    /// Why the write failed (the call and its error, such as `fsync: EIO (...)`); nil
+    /// when the file holds the bytes durably.
+    public var failure: String?
+  }
+
+  /// Readable while a result waits to be taken.
+  public var completions: FileDescriptor { shared.completions }
+  /// A write was started and its result not yet taken.
+  public private(set) var isBusy = false
+  private let shared: Shared
+  private var thread: pthread_t?
+
+  /// A writer with no thread yet.
+  ///
+  /// - Throws: `IOError` naming `pipe`.
+  public init() throws {
+    shared = try Shared()
+  }
+
+  deinit {
+    close()
+  }
+
+  /// Starts writing `bytes` to `path`; the result carries `ticket`. Only when the writer
+  /// is not busy.
+  ///
+  /// - Throws: `IOError` naming `pthread_create` when the thread cannot be made.
+  public func start(_ bytes: [UInt8], to path: String, ticket: UInt64) throws {
+    precondition(!isBusy, "one write at a time")
+    if thread == nil {
+      try makeThread()
+    }
+    shared.post(Job(path: path, bytes: bytes, ticket: ticket))
+    isBusy = true
+  }
+
+  /// The result of the write started last, once it is done; nil while it runs.
+  public func takeResult() -> Result? {
+    guard let result = shared.takeResult(waiting: false) else { return nil }
+    isBusy = false
+    return result
+  }
+
+  /// Waits until the write under way, if any, is done, and takes its result.
+  public func waitForResult() -> Result? {
+    guard isBusy else { return nil }
+    isBusy = false
+    return shared.takeResult(waiting: true)
+  }
+
+  /// Lets the write under way finish, then ends the thread; calling it again does
+  /// nothing.
+  public func close() {
+    guard let thread else { return }
+    shared.stop()
+    pthread_join(thread, nil)
+    self.thread = nil
+  }
+
+  private func makeThread() throws {
+    var made = pthread_t()
+    let context = Unmanaged.passRetained(shared).toOpaque()
+    let error = pthread_create(
+      &made, nil,
+      { context in
+        Unmanaged<Shared>.fromOpaque(context!).takeRetainedValue().work()
+        return nil
+      }, context)
+    guard error == 0 else {
+      Unmanaged<Shared>.fromOpaque(context).release()
+      throw IOError(operation: "pthread_create", errno: Errno(rawValue: error))
+    }
+    thread = made
+  }
+
+  private struct Job {
+    var path: String
+    var bytes: [UInt8]
+    var ticket: UInt64
+  }
+
+  /// What the two threads share, behind one mutex; the thread keeps it alive.
+  private final class Shared: @unchecked Sendable {
+    let completions: FileDescriptor
+    private let signal: FileDescriptor
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var job: Job?
+    private var result: Result?
+    private var isStopping = false
+
+    init() throws {
+      let ends = try FileDescriptor.pipe()
+      completions = ends.readEnd
+      signal = ends.writeEnd
+      try completions.setNonBlocking()
+      pthread_mutex_init(mutex, nil)
+      pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+      pthread_cond_destroy(condition)
+      pthread_mutex_destroy(mutex)
+      condition.deallocate()
+      mutex.deallocate()
+      try? completions.close()
+      try? signal.close()
+    }
+
+    func post(_ next: Job) {
+      pthread_mutex_lock(mutex)
+      job = next
+      pthread_cond_broadcast(condition)
+      pthread_mutex_unlock(mutex)
+    }
+
+    func takeResult(waiting: Bool) -> Result? {
+      pthread_mutex_lock(mutex)
+      while waiting, result == nil {
+        pthread_cond_wait(condition, mutex)
+      }
+      let taken = result
+      result = nil
+      pthread_mutex_unlock(mutex)
+      if taken != nil {
+        var byte: UInt8 = 0
+        _ = SystemCall.read(completions.rawValue, &byte, 1)
+      }
+      return taken
+    }
+
+    func stop() {
+      pthread_mutex_lock(mutex)
+      isStopping = true
+      pthread_cond_broadcast(condition)
+      pthread_mutex_unlock(mutex)
+    }
+
+    /// The thread: takes each job, writes it, posts the result and wakes the caller.
+    func work() {
+      pthread_mutex_lock(mutex)
+      while true {
+        while job == nil, !isStopping {
+          pthread_cond_wait(condition, mutex)
+        }
+        guard let next = job else { break }
+        job = nil
+        pthread_mutex_unlock(mutex)
+        var failure: String?
+        do {
+          try AtomicFile.write(next.bytes, to: next.path)
+        } catch let error as IOError {
+          failure = "\(error.operation): \(error.errno)"
+        } catch {
+          failure = "\(error)"
+        }
+        pthread_mutex_lock(mutex)
+        result = Result(ticket: next.ticket, failure: failure)
+        pthread_cond_broadcast(condition)
+        var byte: UInt8 = 1
+        _ = SystemCall.write(signal.rawValue, &byte, 1)
+      }
+      pthread_mutex_unlock(mutex)
+    }
+  }
+}

@@ -1,0 +1,91 @@
+@preconcurrency import Glibc
+import ScoreboardCore
+import TestSupport
+import Testing
+
+@testable import LinuxIO
+@testable import ScoreboardDaemon
+
+/// The state file written on the store's own thread, as the daemon writes it: what a
+/// save says at once, which completions follow, and what is on disk.
+@Suite struct StateStoreBackgroundTests {
+  static let first = StateStoreTests.first
+  static let second = StateStoreTests.second
+  static let third = StateStoreTests.third
+
+  /// Waits for the store's completion descriptor and takes what ended, until
+  /// `ticket` has ended; nil after 10 s.
+  static func completions(
+    of store: StateStore, through ticket: UInt64, at now: Instant = .seconds(1)
+  ) -> [StateStore.Completion]? {
+    guard let descriptor = store.completions?.rawValue else { return nil }
+    var taken: [StateStore.Completion] = []
+    let deadline = MonotonicClock.now() + 10_000_000_000
+    while !taken.contains(where: { $0.ticket >= ticket }) {
+      guard MonotonicClock.now() < deadline else { return nil }
+      var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      _ = poll(&entry, 1, 100)
+      taken += store.takeCompletions(at: now)
+    }
+    return taken
+  }
+
+  @Test func saveIsReportedWhenDurableAndOnlyTheNewestWaitingStateIsWritten() throws {
+    let folder = try TemporaryFolder()
+    let log = try LogCapture()
+    let store = StateStore(path: folder.path(of: "state"), logger: log.logger, inBackground: true)
+    #expect(store.save(Self.first, at: .zero) == .writing(ticket: 1))
+    // The first write's result is not taken yet: these wait, and only the newest goes.
+    #expect(store.save(Self.second, at: .zero) == .writing(ticket: 2))
+    #expect(store.save(Self.third, at: .zero) == .writing(ticket: 3))
+    #expect(store.save(Self.third, at: .zero) == .writing(ticket: 4), "waiting, not written")
+    let completions = try #require(Self.completions(of: store, through: 4))
+    #expect(
+      completions == [
+        .init(ticket: 1, unsavedReason: nil), .init(ticket: 4, unsavedReason: nil),
+      ])
+    #expect(try StateStoreTests.onDisk(folder) == Self.third)
+    #expect(store.save(Self.third, at: .zero) == .done(unsavedReason: nil))
+    #expect(folder.names() == ["state"])
+  }
+
+  @Test func aFailedWriteIsReportedAndTheRetryMakesItDurable() throws {
+    let folder = try TemporaryFolder()
+    let log = try LogCapture()
+    let store = StateStore(
+      path: folder.path(of: "missing/state"), logger: log.logger, inBackground: true)
+    #expect(store.save(Self.first, at: .zero) == .writing(ticket: 1))
+    let failed = try #require(Self.completions(of: store, through: 1))
+    #expect(failed.count == 1)
+    #expect(failed.first?.unsavedReason?.contains("ENOENT") == true, "\(failed)")
+    guard case .failing = store.health else {
+      Issue.record("health \(store.health)")
+      return
+    }
+    let retryAt = try #require(store.retryAt)
+    #expect(log.lines.contains { $0.hasPrefix("<3>cannot save the scores") })
+
+    _ = try folder.makeFolder("missing")
+    store.retryIfDue(at: retryAt)
+    let retried = try #require(Self.completions(of: store, through: 1))
+    #expect(retried == [.init(ticket: 1, unsavedReason: nil)])
+    #expect(store.health == .saved)
+    #expect(store.retryAt == nil)
+    #expect(folder.read("missing/state").map { try? SavedState(parsing: $0) } == Self.first)
+  }
+
+  @Test func finishingWritesWhatWaitsAndLaterSavesAreMadeAtOnce() throws {
+    let folder = try TemporaryFolder()
+    let log = try LogCapture()
+    let store = StateStore(path: folder.path(of: "state"), logger: log.logger, inBackground: true)
+    #expect(store.save(Self.first, at: .zero) == .writing(ticket: 1))
+    #expect(store.save(Self.second, at: .zero) == .writing(ticket: 2))
+    let completions = store.finish(at: .zero)
+    #expect(completions.map(\.ticket) == [1, 2])
+    #expect(completions.allSatisfy { $0.unsavedReason == nil })
+    #expect(try StateStoreTests.onDisk(folder) == Self.second)
+    #expect(store.completions == nil)
+    #expect(store.save(Self.third, at: .zero) == .done(unsavedReason: nil))
+    #expect(try StateStoreTests.onDisk(folder) == Self.third)
+  }
+}
