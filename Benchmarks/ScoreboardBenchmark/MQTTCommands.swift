@@ -382,7 +382,7 @@ func commandReport(_ result: CommandRunResult) -> String {
   text += "| broker | commands | p50 | p99 | max |\n| --- | --- | --- | --- | --- |\n"
   for (name, samples) in [
     ("default", result.roundTrips), ("`set_tcp_nodelay true`", result.roundTripsNoDelay),
-  ] {
+  ] where !samples.isEmpty {
     let trips = samples.sorted()
     text +=
       "| \(name) | \(trips.count) | \(microseconds(percentile(trips, 0.5))) "

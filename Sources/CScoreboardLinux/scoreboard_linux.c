@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -25,6 +27,15 @@ int sbl_pipe(int descriptors[2]) { return pipe2(descriptors, O_CLOEXEC); }
 
 int sbl_ppoll(struct pollfd *entries, size_t count, const struct timespec *timeout) {
   return ppoll(entries, (nfds_t)count, timeout, NULL);
+}
+
+int sbl_become_background_thread(const char *name, int increment) {
+  (void)pthread_setname_np(pthread_self(), name);
+  id_t thread = (id_t)gettid();
+  errno = 0;
+  int nice = getpriority(PRIO_PROCESS, thread);
+  if (nice == -1 && errno != 0) return -1;
+  return setpriority(PRIO_PROCESS, thread, nice + increment);
 }
 
 int sbl_signalfd(const sigset_t *signals) {

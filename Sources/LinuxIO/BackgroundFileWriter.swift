@@ -18,6 +18,12 @@ public final class BackgroundFileWriter {
     public var failure: String?
   }
 
+  /// How much nicer than its maker the writing thread runs: the loop that serves keys,
+  /// displays and clocks comes first.
+  static let niceness: CInt = 10
+  /// The thread's name, as `top -H` shows it.
+  public static let threadName = "sbd-state"
+
   /// Readable while a result waits to be taken.
   public var completions: FileDescriptor { shared.completions }
   /// A write was started and its result not yet taken.
@@ -151,8 +157,12 @@ public final class BackgroundFileWriter {
       pthread_mutex_unlock(mutex)
     }
 
-    /// The thread: takes each job, writes it, posts the result and wakes the caller.
+    /// The thread: takes each job, writes it, posts the result and wakes the caller. It
+    /// is named `threadName` and runs `niceness` steps nicer than the thread that made
+    /// it, which comes first.
     func work() {
+      _ = SystemCall.becomeBackgroundThread(
+        named: BackgroundFileWriter.threadName, niceness: BackgroundFileWriter.niceness)
       pthread_mutex_lock(mutex)
       while true {
         while job == nil, !isStopping {

@@ -255,6 +255,10 @@ enum SystemCall {
     call("epoll_create1") { sbl_epoll_watching(descriptors, descriptors.count) }
   }
 
+  static func becomeBackgroundThread(named name: String, niceness increment: CInt) -> CInt {
+    call("setpriority") { sbl_become_background_thread(name, increment) }
+  }
+
   static func pipe(_ descriptors: UnsafeMutablePointer<CInt>) -> CInt {
     call("pipe2") { sbl_pipe(descriptors) }
   }

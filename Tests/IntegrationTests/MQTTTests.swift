@@ -88,6 +88,14 @@ struct MQTTTests {
       Self.configuration(
         in: folder, broker: broker.url, extra: try Self.credentials(in: folder)), in: folder)
     #expect(try Self.waitForRetained(broker, Self.base + "/status") { $0 == "online" } != nil)
+    // The network and the state file have threads of their own; the state file's is
+    // nicer than the loop's.
+    let threads = ProcessThreads.of(daemon.pid)
+    let loopNice = try #require(threads.first { $0.id == Int(daemon.pid) }).nice
+    #expect(threads.filter { $0.name == "sbd-mqtt" }.map(\.nice) == [loopNice], "\(threads)")
+    #expect(
+      threads.filter { $0.name == "sbd-state" }.map(\.nice) == [min(loopNice + 10, 19)],
+      "\(threads)")
     let first = try Self.waitForRetained(broker, Self.base + "/state") { _ in true }
     let document = try JSONValue.parse(try #require(first))
     #expect(document["fields"]?["home"]?["value"]?.intValue == 0)

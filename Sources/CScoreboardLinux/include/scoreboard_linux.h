@@ -18,6 +18,12 @@ const char *sbl_error_message(int error_number, char *buffer, size_t size);
 /// pipe2(descriptors, O_CLOEXEC): descriptors[0] is the read end, [1] the write end.
 int sbl_pipe(int descriptors[2]);
 
+/// Names the calling thread `name` (at most 15 bytes: what `top -H` and
+/// /proc/PID/task/TID/comm show) and makes it alone `increment` steps nicer (setpriority
+/// with its thread id), so that the thread that serves keys and displays comes first.
+/// Returns 0.
+int sbl_become_background_thread(const char *name, int increment);
+
 /// A non-blocking, close-on-exec signalfd that receives `signals` (which the caller
 /// must block first). Returns the descriptor.
 int sbl_signalfd(const sigset_t *signals);

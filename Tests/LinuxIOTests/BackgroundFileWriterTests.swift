@@ -1,0 +1,42 @@
+@preconcurrency import Glibc
+import TestSupport
+import Testing
+
+@testable import LinuxIO
+
+/// The state file's writing thread: what it writes, what it says, and that it gives way
+/// to the thread that made it.
+@Suite struct BackgroundFileWriterTests {
+  @Test func writesDurablyOnANicerThreadAndSaysSo() throws {
+    let folder = try TemporaryFolder()
+    let writer = try BackgroundFileWriter()
+    #expect(!writer.isBusy)
+    try writer.start(Array("home 7\n".utf8), to: folder.path(of: "state"), ticket: 3)
+    #expect(writer.isBusy)
+    let result = try #require(writer.waitForResult())
+    #expect(result.ticket == 3)
+    #expect(result.failure == nil)
+    #expect(!writer.isBusy)
+    #expect(folder.read("state") == "home 7\n")
+
+    let threads = ProcessThreads.of()
+    let own = try #require(threads.first { $0.id == Int(getpid()) }).nice
+    let writing = threads.filter { $0.name == BackgroundFileWriter.threadName }
+    #expect(writing.count == 1, "\(threads)")
+    #expect(writing.first?.nice == min(own + Int(BackgroundFileWriter.niceness), 19))
+    writer.close()
+    #expect(!ProcessThreads.of().contains { $0.name == BackgroundFileWriter.threadName })
+  }
+
+  @Test func aFailedWriteSaysWhichCallFailedAndTheCompletionDescriptorWakes() throws {
+    let folder = try TemporaryFolder()
+    let writer = try BackgroundFileWriter()
+    try writer.start([1, 2, 3], to: folder.path(of: "missing/state"), ticket: 1)
+    var entry = pollfd(fd: writer.completions.rawValue, events: Int16(POLLIN), revents: 0)
+    #expect(poll(&entry, 1, 10_000) == 1, "the descriptor is readable once the write ends")
+    let result = try #require(writer.takeResult())
+    #expect(result.failure?.contains("ENOENT") == true, "\(result)")
+    #expect(writer.takeResult() == nil)
+    #expect(poll(&entry, 1, 0) == 0, "taken: no longer readable")
+  }
+}
