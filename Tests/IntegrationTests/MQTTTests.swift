@@ -112,7 +112,6 @@ struct MQTTTests {
 
     // A plain command, answered on the reply topic.
     let replies = try broker.subscribe(Self.base + "/reply", count: 3, timeout: 10)
-    usleep(300_000)
     try broker.publish(Self.base + "/command", "add home +1")
     #expect(replies.waitForLine { _ in true } == Self.base + "/reply ok home 8")
     // With an id: the same id twice is carried out once and answered twice alike.
@@ -126,7 +125,6 @@ struct MQTTTests {
     // MQTT 5: the answer goes to the response topic, with the correlation data.
     let answers = try broker.subscribe(
       "desk/answers", timeout: 10, extra: ["-V", "5", "-F", "%t %D %p"])
-    usleep(300_000)
     try broker.publish(
       Self.base + "/command", "set away 3",
       extra: [
@@ -138,7 +136,6 @@ struct MQTTTests {
 
     // What only the control socket can do.
     let watch = try broker.subscribe(Self.base + "/reply", timeout: 10)
-    usleep(300_000)
     try broker.publish(Self.base + "/command", "watch")
     #expect(
       watch.waitForLine { _ in true }?.contains("error 'watch' is for the control socket") == true)

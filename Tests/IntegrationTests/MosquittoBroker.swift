@@ -33,6 +33,8 @@ final class MosquittoBroker {
   let caFile: String
   let otherCAFile: String
   private var process: DaemonProcess?
+  /// How many `subscribe` clients were started: each has a client id of its own.
+  private var subscribers = 0
 
   init(anonymous: Bool = true, accounts: [String] = [], aclFile: String? = nil) throws {
     folder = try TemporaryFolder()
@@ -90,6 +92,7 @@ final class MosquittoBroker {
       log_type error
       log_type warning
       log_type notice
+      log_type subscribe
       listener \(port) 127.0.0.1
       allow_anonymous \(anonymous)
       password_file \(passwords)
@@ -146,17 +149,27 @@ final class MosquittoBroker {
   }
 
   /// Runs `mosquitto_sub` as `user` until it got `count` messages on `topic` (retained
-  /// ones included) or `timeout` seconds passed; its lines are `TOPIC PAYLOAD`.
+  /// ones included) or `timeout` seconds passed; its lines are `TOPIC PAYLOAD`. Returns
+  /// once the broker has the subscription.
   func subscribe(
     _ topic: String, count: Int = 1, timeout: Int = 5, extra: [String] = [],
     as user: String = MosquittoBroker.user
   ) throws -> DaemonProcess {
-    try DaemonProcess(
+    subscribers += 1
+    let clientID = "test-subscriber-\(getpid())-\(subscribers)"
+    let subscriber = try DaemonProcess(
       executable: Self.subscriber,
       arguments: [
         "-h", "127.0.0.1", "-p", String(port), "-u", user, "-P", Self.password, "-t", topic,
-        "-v", "-C", String(count), "-W", String(timeout),
+        "-v", "-C", String(count), "-W", String(timeout), "-i", clientID,
       ] + extra)
+    // Subscribed once the broker logs it (`log_type subscribe`, written after the
+    // subscription is in place): nothing published from then on is missed.
+    guard process?.waitForStderr(where: { $0.contains("\(clientID) ") }) == true else {
+      throw SpawnError(
+        message: "mosquitto_sub did not subscribe to \(topic): \(subscriber.stderrText)")
+    }
+    return subscriber
   }
 
   /// The retained message on `topic` that `user` may read, or nil when there is none.
