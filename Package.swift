@@ -51,12 +51,14 @@ let package = Package(
     // Keypad sources and display sinks.
     .target(
       name: "ScoreboardDrivers", dependencies: ["ScoreboardCore", "ScoreboardSettings", "LinuxIO"]),
+    // The daemon's step (`DaemonLogic`): pure, so it may import nothing but the model.
+    .target(name: "ScoreboardLogic", dependencies: ["ScoreboardCore"]),
     // Wiring: configuration -> drivers, the event loop.
     .target(
       name: "ScoreboardDaemon",
       dependencies: [
-        "ScoreboardCore", "ScoreboardSettings", "ScoreboardConfig", "LinuxIO", "ScoreboardDrivers",
-        "ScoreboardMQTT",
+        "ScoreboardCore", "ScoreboardLogic", "ScoreboardSettings", "ScoreboardConfig", "LinuxIO",
+        "ScoreboardDrivers", "ScoreboardMQTT",
       ]
     ),
     .executableTarget(name: "scoreboardd", dependencies: ["ScoreboardDaemon"]),
@@ -129,7 +131,8 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "ScoreboardDaemon", "ScoreboardCore", "ScoreboardConfig", "LinuxIO", "ProtocolDecoders",
+        "ScoreboardDaemon", "ScoreboardLogic", "ScoreboardCore", "ScoreboardConfig", "LinuxIO",
+        "ProtocolDecoders",
         "TestSupport",
       ]),
   ]

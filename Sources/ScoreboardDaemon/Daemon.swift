@@ -2,6 +2,7 @@ import LinuxIO
 import ScoreboardConfig
 import ScoreboardCore
 import ScoreboardDrivers
+import ScoreboardLogic
 import ScoreboardMQTT
 import ScoreboardSettings
 

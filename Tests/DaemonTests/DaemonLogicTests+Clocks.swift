@@ -1,7 +1,7 @@
 import ScoreboardCore
 import Testing
 
-@testable import ScoreboardDaemon
+@testable import ScoreboardLogic
 
 /// The daemon's logic with a game clock: restoring a running clock in the same boot and
 /// after a reboot, and the key clicks of a start-stop key and of a refused digit.

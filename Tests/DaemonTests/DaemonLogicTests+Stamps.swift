@@ -1,7 +1,7 @@
 import ScoreboardCore
 import Testing
 
-@testable import ScoreboardDaemon
+@testable import ScoreboardLogic
 
 /// Keys take effect at their stamps even when frames were drawn after them, and what
 /// time passing did before a refused action is reported all the same.

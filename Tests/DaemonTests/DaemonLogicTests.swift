@@ -1,7 +1,7 @@
 import ScoreboardCore
 import Testing
 
-@testable import ScoreboardDaemon
+@testable import ScoreboardLogic
 
 /// Scenarios of the daemon's logic with explicit times: key events and requests in, what
 /// happened, the answers and the deadlines out.

@@ -2,6 +2,7 @@ import ScoreboardCore
 import Testing
 
 @testable import ScoreboardDaemon
+@testable import ScoreboardLogic
 
 /// A mirror board's logic: the mirrored state becomes the board's, each change an event
 /// with the mirror as its source; and what a second desk's keys commit becomes requests

@@ -13,23 +13,23 @@ import ScoreboardCore
 /// previous input, or before something the model already reported as it happened
 /// (a clock's zero, a horn, an edit's timeout), takes that time, and one stamped in the
 /// future takes the step's.
-struct DaemonLogic {
+public struct DaemonLogic {
   /// The scoreboard.
-  private(set) var board: Scoreboard
+  public private(set) var board: Scoreboard
   /// The keypads and their keymaps, in configuration order: `press` without a keypad
   /// name uses the first.
-  private(set) var keymaps: [(keypad: String, keymap: Keymap)]
+  public private(set) var keymaps: [(keypad: String, keymap: Keymap)]
   /// The time of the latest input, or of the latest step in which time passing changed
   /// something: no later input takes effect before it.
-  private(set) var time: Instant = .zero
+  public private(set) var time: Instant = .zero
   /// Whether reactions carry `keyNotes`: only the debug log has a use for them.
-  var notesKeys = true
+  public var notesKeys = true
   /// The kernel's boot id, saved with running clocks: a clock saved running in another
   /// boot comes back stopped, since its start instant is on that boot's clock.
-  var bootID: String?
+  public var bootID: String?
 
   /// One input of a step.
-  enum Input {
+  public enum Input {
     /// Key events of a keypad, as it read them.
     case keys([KeyEvent])
     /// A request of a control client (the daemon answers `status` itself).
@@ -42,46 +42,46 @@ struct DaemonLogic {
   }
 
   /// What a step did, for the daemon to carry out.
-  struct Reaction {
+  public struct Reaction {
     /// What happened, in order, each with who caused it (`keypad numpad`, `control
     /// client 3`); nil for time passing.
-    var events: [(event: ScoreboardEvent, source: String?)] = []
+    public var events: [(event: ScoreboardEvent, source: String?)] = []
     /// A committed value, the brightness or the blanking changed: the state is to be
     /// saved.
-    var changesState = false
+    public var changesState = false
     /// The answer to a request, as it reads when the change is saved.
-    var answer: ControlResponse?
+    public var answer: ControlResponse?
     /// Actions the scoreboard refused (an unknown field, a value out of range): a
     /// client or a keymap can cause them at will.
-    var refusals: [String] = []
+    public var refusals: [String] = []
     /// What keys did, for the debug log; worked out into words only when it is written.
-    var keyNotes: [KeyNote] = []
+    public var keyNotes: [KeyNote] = []
     /// When the board next changes by itself; nil when it waits for input.
-    var nextDeadline: Instant?
+    public var nextDeadline: Instant?
     /// Key clicks: a key pressed at `time` did something, or was refused.
-    var clicks: [(refused: Bool, time: Instant)] = []
+    public var clicks: [(refused: Bool, time: Instant)] = []
   }
 
   /// What a key did: the action it is bound to, or nil when it is not mapped.
-  struct KeyNote: Equatable, CustomStringConvertible {
-    var event: KeyEvent
-    var action: Action?
+  public struct KeyNote: Equatable, CustomStringConvertible {
+    public var event: KeyEvent
+    public var action: Action?
 
     /// `keypad numpad: KEY_KP1 -> digit 1`, or `keypad numpad: KEY_F2 is not mapped`.
-    var description: String {
+    public var description: String {
       let source = "keypad \(event.keypad): \(event.key)"
       return action.map { "\(source) -> \($0)" } ?? "\(source) is not mapped"
     }
   }
 
   /// The logic of a board and the keymaps of its keypads, at time zero.
-  init(board: Scoreboard, keymaps: [(keypad: String, keymap: Keymap)]) {
+  public init(board: Scoreboard, keymaps: [(keypad: String, keymap: Keymap)]) {
     self.board = board
     self.keymaps = keymaps
   }
 
   /// Carries out `input` at `now` and reports what happened.
-  mutating func step(_ input: Input, at now: Instant) -> Reaction {
+  public mutating func step(_ input: Input, at now: Instant) -> Reaction {
     var reaction = Reaction()
     switch input {
     case .keys(let events):
@@ -118,7 +118,9 @@ struct DaemonLogic {
   ///
   /// - Returns: The fields whose values were dropped: no longer configured, or no
   ///   longer fitting.
-  mutating func reconfigure(_ spec: ScoreboardSpec, keymaps: [(keypad: String, keymap: Keymap)])
+  public mutating func reconfigure(
+    _ spec: ScoreboardSpec, keymaps: [(keypad: String, keymap: Keymap)]
+  )
     -> [String]
   {
     var newBoard = Scoreboard(spec: spec)
@@ -131,7 +133,8 @@ struct DaemonLogic {
   /// Restores saved values, brightness and blanking without events.
   ///
   /// - Returns: The saved fields that were dropped.
-  mutating func restore(_ saved: SavedState) -> (dropped: [String], stoppedClocks: [String]) {
+  public mutating func restore(_ saved: SavedState) -> (dropped: [String], stoppedClocks: [String])
+  {
     var saved = saved
     var stopped: [String] = []
     if saved.bootID != bootID {
@@ -145,7 +148,7 @@ struct DaemonLogic {
   }
 
   /// What the state file keeps: the committed values and clocks, not an entry being typed.
-  var savedState: SavedState {
+  public var savedState: SavedState {
     SavedState(from: board.settled, bootID: bootID)
   }
 
