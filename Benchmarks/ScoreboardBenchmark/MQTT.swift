@@ -166,16 +166,21 @@ final class LoopbackBroker {
   }
 }
 
-/// Starts `arguments` with standard input from /dev/null, standard output to `standardOutput`
-/// (a descriptor; /dev/null if negative) and standard error to the file `standardError`
-/// (/dev/null if nil); returns its process id.
-func spawn(_ arguments: [String], standardOutput: CInt = -1, standardError: String? = nil)
-  throws -> pid_t
-{
+/// Starts `arguments` with standard input from `standardInput` and standard output to
+/// `standardOutput` (descriptors; /dev/null if negative), and standard error to the file
+/// `standardError` (/dev/null if nil); returns its process id.
+func spawn(
+  _ arguments: [String], standardInput: CInt = -1, standardOutput: CInt = -1,
+  standardError: String? = nil
+) throws -> pid_t {
   var actions = posix_spawn_file_actions_t()
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  if standardInput >= 0 {
+    posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+  } else {
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  }
   if standardOutput >= 0 {
     posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
   } else {

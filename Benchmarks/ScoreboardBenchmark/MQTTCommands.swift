@@ -162,7 +162,7 @@ extension Scenarios {
     var rates: [Double] = []
     for round in 0..<(2 * rounds) {
       let flooding = round % 2 == 1
-      let flooder = flooding ? try Flooder(self, broker: broker, rate: rate) : nil
+      let flooder = flooding ? try Flooder(broker: broker, rate: rate) : nil
       var samples: [Int64] = []
       samples.reserveCapacity(keys)
       var next = MonotonicClock.now()
@@ -255,7 +255,7 @@ final class Flooder {
   private let output: CInt
 
   /// Starts the flood and waits until the child has connected and begun.
-  init(_ scenarios: Scenarios, broker: LoopbackBroker, rate: Int) throws {
+  init(broker: LoopbackBroker, rate: Int) throws {
     var toChild: [CInt] = [0, 0]
     var fromChild: [CInt] = [0, 0]
     guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else {
@@ -264,29 +264,21 @@ final class Flooder {
     for end in toChild + fromChild {
       _ = fcntl(end, F_SETFD, FD_CLOEXEC)
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-    let arguments = [
-      CommandLine.arguments[0], "--flood", String(broker.port), Scenarios.masterTopic,
-      String(rate),
-    ]
-    let argv = arguments.map { strdup($0) } + [nil]
     defer {
-      for pointer in argv {
-        free(pointer)
-      }
+      close(toChild[0])
+      close(fromChild[1])
     }
-    var child: pid_t = 0
-    let result = posix_spawn(&child, arguments[0], &actions, nil, argv, environ)
-    close(toChild[0])
-    close(fromChild[1])
-    guard result == 0 else {
+    let child: pid_t
+    do {
+      child = try spawn(
+        [
+          CommandLine.arguments[0], "--flood", String(broker.port), Scenarios.masterTopic,
+          String(rate),
+        ], standardInput: toChild[0], standardOutput: fromChild[1])
+    } catch {
       close(toChild[1])
       close(fromChild[0])
-      throw BenchmarkError(description: "posix_spawn the flooder: \(result)")
+      throw error
     }
     pid = child
     input = toChild[1]

@@ -70,7 +70,7 @@ struct MirrorBoardTests {
     // The clock runs on the mirror from the start the master published.
     #expect(masterControl.request("start game")?.hasPrefix("ok game 10:00") == true)
     #expect(mirror.waitForStderr { $0.contains("game: started at 10:00.0 (mirror of") })
-    // Waits until the mirror's own clock has counted down two seconds; no sleep.
+    // Until the mirror's own clock has counted down two seconds, within a deadline.
     var running: String?
     #expect(
       waitUntil {
