@@ -54,6 +54,10 @@ python_version=$("$venv/bin/python" -c 'import platform; print(platform.python_v
 pyserial_version=$("$venv/bin/python" -c 'import serial; print(serial.__version__)')
 gpiod_version=$(pkg-config --modversion libgpiod 2>/dev/null || echo unknown)
 
+# The real-time priority the unit gives the daemon's loop: the flood's keys are measured
+# as the unit starts the daemon too.
+unit_priority=$(sed -n 's/^CPUSchedulingPriority=//p' systemd/scoreboardd.service)
+
 report=$(mktemp)
 trap 'rm -f "$stripped" "$stripped.floor" "$report"' EXIT
 "$bin/ScoreboardBenchmark" \
@@ -62,6 +66,7 @@ trap 'rm -f "$stripped" "$stripped.floor" "$report"' EXIT
   --scoreboardd-stripped-bytes "$(stat -c %s "$stripped")" \
   --floor-stripped-bytes "$(stat -c %s "$stripped.floor")" \
   --peer-bytes "$(stat -c %s Benchmarks/peers/scoreboard_peer.py)" \
+  ${unit_priority:+--unit-priority "$unit_priority"} \
   "$@" >"$report"
 
 {

@@ -16,6 +16,35 @@ struct Programs {
   var python: String
   var peerScript: String
   var floor: String
+  /// The real-time priority the systemd unit gives scoreboardd's loop
+  /// (`CPUSchedulingPriority=`), when known.
+  var unitPriority: Int? = nil
+}
+
+/// How a subject is scheduled.
+enum Scheduling: Equatable {
+  /// As a program started by hand: the time-sharing policy, nice 0.
+  case ordinary
+  /// As `scoreboardd.service` starts the daemon: `SCHED_FIFO` at `priority` with reset
+  /// on fork, so that the loop's thread is real-time and every thread it starts is
+  /// ordinary (`chrt --fifo --reset-on-fork`).
+  case asTheUnit(priority: Int)
+
+  /// The program that starts a subject so, and its arguments, before the subject's own.
+  var prefix: [String] {
+    switch self {
+    case .ordinary: []
+    case .asTheUnit(let priority): ["/usr/bin/chrt", "--fifo", "--reset-on-fork", String(priority)]
+    }
+  }
+
+  /// Why a subject cannot be scheduled so on this machine; nil when it can.
+  var unavailableReason: String? {
+    guard case .asTheUnit = self else { return nil }
+    if access("/usr/bin/chrt", X_OK) != 0 { return "/usr/bin/chrt (util-linux) is missing" }
+    if geteuid() != 0 { return "a real-time policy needs root, as systemd has" }
+    return nil
+  }
 }
 
 /// The keys the benchmarks press (Linux key codes) and what they do in every subject.
@@ -96,11 +125,12 @@ final class Instance {
   static let floorFrameSize = 2
 
   /// Starts `subject` with a display at `baud`. `preloadedKeys` are in the keypad before
-  /// the subject starts; `notify` gives it a NOTIFY_SOCKET.
+  /// the subject starts; `notify` gives it a NOTIFY_SOCKET; `scheduling` is how
+  /// scoreboardd is started.
   init(
     _ subject: Subject, programs: Programs, baud: Int, environment: [String: String] = [:],
     notify: Bool = false, preloadedKeys: [Key] = [], clock: ClockSetup? = nil,
-    keepsState: Bool = false, mqtt: MQTTSetup? = nil
+    keepsState: Bool = false, mqtt: MQTTSetup? = nil, scheduling: Scheduling = .ordinary
   ) throws {
     self.keepsState = keepsState
     self.subject = subject
@@ -129,7 +159,7 @@ final class Instance {
     for key in preloadedKeys {
       press(key)
     }
-    try start(baud: baud, programs: programs, environment: variables)
+    try start(baud: baud, programs: programs, environment: variables, scheduling: scheduling)
   }
 
   deinit {
@@ -150,7 +180,9 @@ final class Instance {
     rmdir(folder)
   }
 
-  private func start(baud: Int, programs: Programs, environment: [String: String]) throws {
+  private func start(
+    baud: Int, programs: Programs, environment: [String: String], scheduling: Scheduling
+  ) throws {
     let arguments: [String]
     switch subject {
     case .scoreboardd:
@@ -164,7 +196,7 @@ final class Instance {
           device: devicePath, port: terminal.slavePath, baud: baud,
           stateFile: keepsState ? statePath : "none")
       try writeText(text + (mqtt?.section ?? ""), to: configuration)
-      arguments = [programs.scoreboardd, "--config", configuration]
+      arguments = scheduling.prefix + [programs.scoreboardd, "--config", configuration]
     case .peer:
       arguments = [
         programs.python, programs.peerScript, "--device", devicePath, "--port",

@@ -77,17 +77,26 @@ struct CommandRunResult {
   var roundTrips: [Int64] = []
   /// The same with the broker's `set_tcp_nodelay true`.
   var roundTripsNoDelay: [Int64] = []
-  /// Key-to-wire samples (ns) of a board without a flood and during one, in rounds.
-  var quietKeys: [[Int64]] = []
-  var floodedKeys: [[Int64]] = []
-  /// Commands the flooding client published per second in each flooded round.
-  var floodRates: [Double] = []
+  /// Keys without a flood and during one, once for each way of starting the board.
+  var floods: [CommandFloodRun] = []
   /// The board's resident and peak resident memory (kB) before and after the oversized
   /// messages, and what was sent.
   var memoryBefore = ProcessCounters()
   var memoryAfter = ProcessCounters()
   var oversizedCount = 0
   var oversizedBytes = 0
+}
+
+/// Key-to-wire samples (ns) of a board without a flood and during one, in rounds, with
+/// the board scheduled one way.
+struct CommandFloodRun {
+  var scheduling: Scheduling
+  var quiet: [[Int64]] = []
+  var flooded: [[Int64]] = []
+  /// Commands the flooding client published per second in each flooded round.
+  var rates: [Double] = []
+  /// Why the run was not made, when it was not.
+  var skipped: String?
 }
 
 extension Scenarios {
@@ -144,22 +153,25 @@ extension Scenarios {
   /// in `rounds` rounds without a flood and as many during one, in turns. During a flood
   /// another client publishes `set away N` (N counting 0 to 99) to the master's command
   /// topic at QoS 0, `rate` commands a second; a key's sample ends at the first byte after
-  /// which the module shows its home score (the away score changes with the flood).
-  func keysDuringFlood(keys: Int, rounds: Int, rate: Int) throws
-    -> (quiet: [[Int64]], flooded: [[Int64]], rates: [Double])
+  /// which the module shows its home score (the away score changes with the flood). The
+  /// board is started as `scheduling` says.
+  func keysDuringFlood(keys: Int, rounds: Int, rate: Int, scheduling: Scheduling) throws
+    -> CommandFloodRun
   {
+    var run = CommandFloodRun(scheduling: scheduling)
+    if let reason = scheduling.unavailableReason {
+      run.skipped = reason
+      return run
+    }
     let broker = try LoopbackBroker()
     let master = try Instance(
       .scoreboardd, programs: programs, baud: 1_000_000, keepsState: true,
-      mqtt: MQTTSetup(broker: broker.url, topic: Self.masterTopic))
+      mqtt: MQTTSetup(broker: broker.url, topic: Self.masterTopic), scheduling: scheduling)
     try master.waitUntilReady()
     guard try waitForRetainedState(broker, Self.masterTopic, seconds: 20, { _ in true }) != nil
     else {
       throw BenchmarkError(description: "the master published no state\n\(master.log)")
     }
-    var quiet: [[Int64]] = []
-    var flooded: [[Int64]] = []
-    var rates: [Double] = []
     for round in 0..<(2 * rounds) {
       let flooding = round % 2 == 1
       let flooder = flooding ? try Flooder(broker: broker, rate: rate) : nil
@@ -196,14 +208,14 @@ extension Scenarios {
         next = max(next + Self.keyInterval, MonotonicClock.now())
       }
       if let flooder {
-        rates.append(try flooder.finish())
-        flooded.append(samples)
+        run.rates.append(try flooder.finish())
+        run.flooded.append(samples)
       } else {
-        quiet.append(samples)
+        run.quiet.append(samples)
       }
     }
     master.stop()
-    return (quiet, flooded, rates)
+    return run
   }
 
   /// The master's memory before and after `count` commands of `bytes` each (far over the
@@ -382,17 +394,50 @@ func commandReport(_ result: CommandRunResult) -> String {
   }
   text += "\n"
 
-  let quiet = result.quietKeys.map { $0.sorted() }
-  let flooded = result.floodedKeys.map { $0.sorted() }
-  let keys = quiet.first?.count ?? 0
-  let rate = Spread(values: result.floodRates)
   text +=
     "**Keys during a command flood**: key-to-wire on a board with `[mqtt]` and a state "
     + "file (µs from the `write` of a press to the first byte after which the module shows "
-    + "its home score), \(keys) keys a round, a key every 2 ms after the previous answer; "
-    + "rounds without a flood and rounds while another client publishes `set away N` to the "
-    + "board's command topic at QoS 0 (\(rate.text(0)) commands a second achieved, median "
-    + "(min–max)), in turns. The target: p99 during the flood within 2x of p99 without.\n\n"
+    + "its home score), a key every 2 ms after the previous answer; rounds without a flood "
+    + "and rounds while another client publishes `set away N` to the board's command topic "
+    + "at QoS 0, in turns. The board is started by hand (every thread ordinary), and as "
+    + "`scoreboardd.service` starts it: the loop's thread `SCHED_FIFO` at the unit's "
+    + "`CPUSchedulingPriority=`, every thread it starts ordinary "
+    + "(`CPUSchedulingResetOnFork=yes`). The target: p99 during the flood within 2x of p99 "
+    + "without.\n\n"
+  for run in result.floods {
+    text += floodTable(run)
+  }
+  let before = result.memoryBefore
+  let after = result.memoryAfter
+  text +=
+    "**Memory after oversized commands**: \(result.oversizedCount) commands of "
+    + "\(result.oversizedBytes / 1_048_576) MiB published at QoS 1 to the board's command "
+    + "topic (it announces a maximum packet size of 128 KiB, so the broker drops them), "
+    + "then a small command answered; the board's memory (`/proc/PID/status`, kB) before "
+    + "and after.\n\n"
+  text += "| | before | after |\n| --- | --- | --- |\n"
+  text += "| VmRSS | \(before.residentKilobytes) | \(after.residentKilobytes) |\n"
+  text += "| VmHWM (peak) | \(before.peakResidentKilobytes) | \(after.peakResidentKilobytes) |\n"
+  return text
+}
+
+/// The rounds of one flood run as a table, with a line for all of them.
+private func floodTable(_ run: CommandFloodRun) -> String {
+  let started =
+    switch run.scheduling {
+    case .ordinary: "Started by hand"
+    case .asTheUnit(let priority):
+      "As the unit starts it (`SCHED_FIFO` \(priority), reset on fork)"
+    }
+  if let reason = run.skipped {
+    return "\(started): not run (\(reason)).\n\n"
+  }
+  let quiet = run.quiet.map { $0.sorted() }
+  let flooded = run.flooded.map { $0.sorted() }
+  let rate = Spread(values: run.rates)
+  var text =
+    "\(started): \(quiet.first?.count ?? 0) keys a round, \(rate.text(0)) commands a "
+    + "second achieved (median (min–max)).\n\n"
   text += "| round | p50 quiet | p99 quiet | p50 flood | p99 flood | p99 ratio |\n"
   text += "| --- | --- | --- | --- | --- | --- |\n"
   for (index, (calm, flood)) in zip(quiet, flooded).enumerated() {
@@ -411,17 +456,5 @@ func commandReport(_ result: CommandRunResult) -> String {
     + "| \(microseconds(percentile(allFlooded, 0.5))) "
     + "| \(microseconds(percentile(allFlooded, 0.99))) | \(format(ratio, 2)) "
     + "(\(ratio <= 2 ? "within 2x" : "**over 2x**")) |\n\n"
-
-  let before = result.memoryBefore
-  let after = result.memoryAfter
-  text +=
-    "**Memory after oversized commands**: \(result.oversizedCount) commands of "
-    + "\(result.oversizedBytes / 1_048_576) MiB published at QoS 1 to the board's command "
-    + "topic (it announces a maximum packet size of 128 KiB, so the broker drops them), "
-    + "then a small command answered; the board's memory (`/proc/PID/status`, kB) before "
-    + "and after.\n\n"
-  text += "| | before | after |\n| --- | --- | --- |\n"
-  text += "| VmRSS | \(before.residentKilobytes) | \(after.residentKilobytes) |\n"
-  text += "| VmHWM (peak) | \(before.peakResidentKilobytes) | \(after.peakResidentKilobytes) |\n"
   return text
 }

@@ -8,13 +8,15 @@
 //   ScoreboardBenchmark --scoreboardd PATH --python PATH --peer PATH --floor PATH
 //                       [--scoreboardd-stripped-bytes N] [--floor-stripped-bytes N] [--quick]
 //                       [--latency-only] [--clock-only] [--mqtt-only] [--clock-seconds N]
+//                       [--unit-priority N]
 //
 // --latency-only runs the key-to-wire runs alone and prints their table: for working on
 // the daemon's path from a key to the wire. --clock-only runs the game clock scenario
 // alone; --clock-seconds sets its length (600 s, 20 s with --quick). --mqtt-only runs the
 // MQTT scenario alone (mirror latency, CPU per published change, keys while the broker
 // dies and comes back, command round trips, keys during a command flood, memory after
-// oversized commands).
+// oversized commands). --unit-priority is the real-time priority scoreboardd.service gives
+// the daemon's loop: the flood's keys are measured as the unit starts the daemon too.
 
 @preconcurrency import Glibc
 import LinuxIO
@@ -63,7 +65,8 @@ signal(SIGPIPE, SIG_IGN)
 
 let scenarios = Scenarios(
   programs: Programs(
-    scoreboardd: scoreboardd, python: python, peerScript: peerScript, floor: floorProgram),
+    scoreboardd: scoreboardd, python: python, peerScript: peerScript, floor: floorProgram,
+    unitPriority: options["unit-priority"].flatMap { Int($0) }),
   scale: quick ? 0.05 : 1)
 
 func progress(_ text: String) {
@@ -132,8 +135,14 @@ func runCommands() throws -> CommandRunResult {
   progress(
     "MQTT: keys with and without a flood of \(commandFloodRate) commands a second "
       + "(\(commandFloodRounds) × \(commandFloodKeys) keys each)")
-  (result.quietKeys, result.floodedKeys, result.floodRates) = try scenarios.keysDuringFlood(
-    keys: commandFloodKeys, rounds: commandFloodRounds, rate: commandFloodRate)
+  let schedulings: [Scheduling] =
+    [.ordinary] + (scenarios.programs.unitPriority.map { [.asTheUnit(priority: $0)] } ?? [])
+  for scheduling in schedulings {
+    result.floods.append(
+      try scenarios.keysDuringFlood(
+        keys: commandFloodKeys, rounds: commandFloodRounds, rate: commandFloodRate,
+        scheduling: scheduling))
+  }
   progress("MQTT: memory after oversized commands")
   result.oversizedCount = 20
   result.oversizedBytes = 4 << 20

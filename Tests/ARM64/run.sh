@@ -65,6 +65,7 @@ readonly scenarios=(
   s7s-after-upgrade
   mqtt-broker-service
   mqtt-master-publishes
+  service-scheduling
   mirror-service-live
   s7s-mirror-shows-master
   mirror-follows-keypad
