@@ -40,16 +40,7 @@ public final class TemporaryFolder {
 
   /// The contents of the file `name`, or nil when it cannot be read.
   public func read(_ name: String) -> String? {
-    guard let stream = fopen(path(of: name), "r") else { return nil }
-    defer { fclose(stream) }
-    var contents: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = fread(&chunk, 1, chunk.count, stream)
-      guard count > 0 else { break }
-      contents += chunk[..<count]
-    }
-    return String(decoding: contents, as: UTF8.self)
+    readTextFile(path(of: name))
   }
 
   /// Creates a FIFO named `name` and returns its path.
@@ -74,27 +65,12 @@ public final class TemporaryFolder {
 
   /// The names in the folder, or in its subfolder `name`, sorted, without `.` and `..`.
   public func names(in name: String? = nil) -> [String] {
-    Self.names(in: name.map(path(of:)) ?? path)
+    fileNames(in: name.map(path(of:)) ?? path)
   }
 
   /// Removes the entry `name` and everything in it.
   public func remove(_ name: String) {
     Self.remove(path(of: name))
-  }
-
-  static func names(in path: String) -> [String] {
-    guard let directory = opendir(path) else { return [] }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != "." && name != ".." {
-        names.append(name)
-      }
-    }
-    return names.sorted()
   }
 
   private static func remove(_ path: String) {
@@ -104,7 +80,7 @@ public final class TemporaryFolder {
       // A test may have made a folder read-only, or mounted something on it.
       chmod(path, 0o700)
       umount2(path, CInt(MNT_DETACH))
-      for name in names(in: path) {
+      for name in fileNames(in: path) {
         remove("\(path)/\(name)")
       }
       rmdir(path)
