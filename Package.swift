@@ -91,7 +91,10 @@ let package = Package(
     // small file systems that fail on demand, in-memory GPIO lines and a TM1638 chip on
     // them. Used by tests (and the GPIO frame benchmark) only; never shipped.
     .target(
-      name: "TestSupport", dependencies: ["LinuxIO", "ProtocolDecoders", "ScoreboardSettings"],
+      name: "TestSupport",
+      dependencies: [
+        "LinuxIO", "ProtocolDecoders", "ScoreboardSettings", "ScoreboardCore", "ScoreboardDrivers",
+      ],
       path: "Tests/TestSupport"),
     // What tests check with that Swift Testing 6.0 does not have: the error that a call
     // throws, as a value. Used by tests only.
@@ -131,9 +134,8 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "ScoreboardDaemon", "ScoreboardLogic", "ScoreboardCore", "ScoreboardConfig", "LinuxIO",
-        "ProtocolDecoders",
-        "TestSupport",
+        "ScoreboardDaemon", "ScoreboardLogic", "ScoreboardCore", "ScoreboardConfig",
+        "ScoreboardDrivers", "LinuxIO", "ProtocolDecoders", "TestSupport",
       ]),
   ]
 )

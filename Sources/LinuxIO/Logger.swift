@@ -172,6 +172,8 @@ public final class LogSink: Sendable {
   public let programName: String
   /// How lines are written.
   public let style: Logger.Style
+  /// The monotonic time in nanoseconds, for the throttle windows.
+  private let clock: @Sendable () -> Int64
   private let state: Mutex<State>
 
   private struct State {
@@ -187,10 +189,13 @@ public final class LogSink: Sendable {
     var suppressed: Int
   }
 
-  /// A sink writing to `output` (not owned).
+  /// A sink writing to `output` (not owned); `clock` gives the monotonic time in
+  /// nanoseconds (a test's clock, or the kernel's).
   public init(
-    output: FileDescriptor, programName: String, minimumLevel: LogLevel, style: Logger.Style
+    output: FileDescriptor, programName: String, minimumLevel: LogLevel, style: Logger.Style,
+    clock: @escaping @Sendable () -> Int64 = { MonotonicClock.now() }
   ) {
+    self.clock = clock
     self.output = output
     self.programName = programName
     self.style = style
@@ -244,7 +249,7 @@ public final class LogSink: Sendable {
   /// Writes `line`, or holds it; with a throttle key, only within that key's burst.
   func write(_ line: String, throttle: (key: String, level: LogLevel)?) {
     var text = line
-    let now = throttle == nil ? 0 : MonotonicClock.now()
+    let now = throttle == nil ? 0 : clock()
     let direct: Bool = state.withLock { state in
       if let (key, level) = throttle {
         var entry = state.throttles[key] ?? Throttle(windowStart: now, written: 0, suppressed: 0)

@@ -101,9 +101,8 @@ public final class SystemdNotifier {
   /// `RELOADING=1` with `MONOTONIC_USEC`: the configuration is being reloaded; `ready()`
   /// follows when it is done.
   ///
-  /// - Parameter monotonicMicroseconds: The time of the reload on `CLOCK_MONOTONIC`;
-  ///   by default now.
-  public func reloading(monotonicMicroseconds: Int64 = MonotonicClock.now() / 1000)
+  /// - Parameter monotonicMicroseconds: The time of the reload on `CLOCK_MONOTONIC`.
+  public func reloading(monotonicMicroseconds: Int64)
     -> IOError?
   {
     notify(["RELOADING=1", "MONOTONIC_USEC=\(monotonicMicroseconds)"])

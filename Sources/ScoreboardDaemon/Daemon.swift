@@ -22,7 +22,11 @@ public final class Daemon {
   /// What the command line replaces in every configuration read.
   private let overrides: ServiceOverrides
   private let logger: Logger
+  /// Every read of the time goes through it: the kernel's clocks, or a test's.
+  private let clock: any TimeSource
   private let loop = PollLoop()
+  /// The devices are closed: `shutDown` and `run`'s end happen once.
+  private var isShutDown = false
   private let signals: SignalQueue
   private var logic: DaemonLogic
   private var store: StateStore
@@ -61,8 +65,9 @@ public final class Daemon {
   public init(
     configuration: Configuration, overrides: ServiceOverrides = ServiceOverrides(),
     gpio: any GPIOBackend, i2c: any I2CBackend = KernelI2CBackend(), logger: Logger,
-    notifier: SystemdNotifier = SystemdNotifier()
+    notifier: SystemdNotifier = SystemdNotifier(), clock: any TimeSource = KernelTimeSource()
   ) throws(DaemonError) {
+    self.clock = clock
     self.configuration = overrides.applied(to: configuration)
     self.overrides = overrides
     self.logger = logger
@@ -79,14 +84,14 @@ public final class Daemon {
     logic.notesKeys = logger.minimumLevel <= .debug
     logic.bootID = BootID.current()
     store = StateStore(
-      path: configuration.service.stateFile, logger: logger, inBackground: true)
+      path: configuration.service.stateFile, logger: logger, inBackground: true, clock: clock)
     try store.prepare()
     control = try openControl(configuration.service)
-    let now = Self.now()
+    let now = clock.now()
     restoreState(at: now)
     do {
       devices = try Devices(
-        configuration, gpio: gpio, i2c: i2c, logger: logger, loop: loop, at: now)
+        configuration, gpio: gpio, i2c: i2c, logger: logger, loop: loop, clock: clock, at: now)
     } catch {
       control?.close()
       throw error
@@ -110,66 +115,104 @@ public final class Daemon {
   /// Runs until SIGINT or SIGTERM, or until the terminal of the demo hangs up; then
   /// saves the scores, shows the final frames and closes every device.
   public func run() throws(DaemonError) {
-    logger.sink.hold()
-    defer {
-      mqtt?.close()
-      devices.close(finalFrames: logic.board.settled)
-      control?.close()
-      logger.sink.release()
+    defer { closeDevices() }
+    try start()
+    while !stopRequested {
+      try runRound()
     }
+    shutDown()
+  }
+
+  /// Shows the first frames, tells systemd it is ready and connects to the broker: what
+  /// `run` does before its first round.
+  public func start() throws(DaemonError) {
+    logger.sink.hold()
     loop.watch(signals.fileDescriptor, for: .readable) { [unowned self] _ in
       self.handleSignals()
     }
-    var now = Self.now()
     // The first frames; clocks that ran out while scoreboardd was not running stop where
     // they ran out.
     carryOut(.deadline)
     _ = devices.onlineChanges()
     let status = statusLine()
     logger.info("started: " + status)
-    reporter.ready(status, at: now)
+    reporter.ready(status, at: clock.now())
     try mqtt?.start()
+  }
 
-    while !stopRequested {
-      if reloadRequested {
-        reloadRequested = false
-        reload()
-        continue
-      }
-      logger.sink.flush()
-      let deadline = Self.earlier(
-        Self.earlier(boardDeadline, devices.watch()),
-        Self.earlier(store.retryAt, reporter.nextWatchdogPing))
-      let timeout = deadline.map { max($0 - Self.now(), .zero) }
-      do {
-        try loop.runOnce(timeout: timeout)
-      } catch {
-        throw DaemonError("poll failed: \(error)", exitCode: .software)
-      }
-      now = Self.now()
-      if let deadline = boardDeadline, deadline <= now {
-        carryOut(.deadline)
-      }
-      devices.serviceDue(at: now)
-      let health = store.health
-      store.retryIfDue(at: now)
-      noteStateFile(was: health)
-      for change in devices.onlineChanges() {
-        statusMayHaveChanged = true
-        control?.broadcast(change.line)
-      }
-      updateStatus()
-      reporter.pingWatchdogIfDue(at: now)
+  /// Whether a signal, a hang-up or `requestStop` asked the daemon to stop.
+  public var isStopping: Bool { stopRequested }
+
+  /// One round of the loop: waits until a descriptor is ready or the earliest deadline
+  /// comes, but at most `longestWait` (nil: as long as that takes), then serves what is
+  /// ready and what is due, displays first.
+  public func runRound(waitingAtMost longestWait: Duration? = nil) throws(DaemonError) {
+    if reloadRequested {
+      reloadRequested = false
+      reload()
+      return
     }
+    logger.sink.flush()
+    var timeout = nextDeadline.map { max($0 - clock.now(), .zero) }
+    if let longestWait {
+      timeout = min(timeout ?? longestWait, longestWait)
+    }
+    do {
+      try loop.runOnce(timeout: timeout)
+    } catch {
+      throw DaemonError("poll failed: \(error)", exitCode: .software)
+    }
+    let now = clock.now()
+    if let deadline = boardDeadline, deadline <= now {
+      carryOut(.deadline)
+    }
+    devices.serviceDue(at: now)
+    let health = store.health
+    store.retryIfDue(at: now)
+    noteStateFile(was: health)
+    for change in devices.onlineChanges() {
+      statusMayHaveChanged = true
+      control?.broadcast(change.line)
+    }
+    updateStatus()
+    reporter.pingWatchdogIfDue(at: now)
+  }
+
+  /// When the loop next has something due: the board's deadline, a device's, the state
+  /// file's retry or the watchdog's ping; nil when it waits for input alone.
+  public var nextDeadline: Instant? {
+    Self.earlier(
+      Self.earlier(boardDeadline, devices.watch()),
+      Self.earlier(store.retryAt, reporter.nextWatchdogPing))
+  }
+
+  /// Asks the daemon to stop, as SIGTERM does.
+  public func requestStop(because reason: String) {
+    stop(because: reason)
+  }
+
+  /// What `run` does once it is asked to stop: tells systemd, waits for the state file's
+  /// write under way and saves the scores, shows the final frames and closes every
+  /// device. Once only.
+  public func shutDown() {
+    guard !isShutDown else { return }
     reporter.stopping()
     let health = store.health
     finishStore()
-    store.save(savedState, at: Self.now())
+    store.save(savedState, at: clock.now())
     noteStateFile(was: health)
+    closeDevices()
   }
 
-  static func now() -> Instant {
-    Instant(nanoseconds: MonotonicClock.now())
+  /// Closes the broker's link, the devices (with the final frames) and the control
+  /// socket, and writes the log lines held; once only.
+  private func closeDevices() {
+    guard !isShutDown else { return }
+    isShutDown = true
+    mqtt?.close()
+    devices.close(finalFrames: logic.board.settled)
+    control?.close()
+    logger.sink.release()
   }
 
   /// The earlier of two deadlines; nil when neither is set.
@@ -210,7 +253,7 @@ public final class Daemon {
   private func carryOutStep(_ input: DaemonLogic.Input) -> (
     answer: ControlResponse?, changesState: Bool, save: StateStore.Progress
   ) {
-    let now = Self.now()
+    let now = clock.now()
     let reaction = logic.step(input, at: now)
     boardDeadline = reaction.nextDeadline
     if heldRound == nil {
@@ -262,7 +305,7 @@ public final class Daemon {
     body()
     let round = heldRound ?? HeldRound()
     heldRound = nil
-    let now = Self.now()
+    let now = clock.now()
     devices.show(logic.board, at: now)
     devices.sound(logic.board, at: now)
     let save = round.changesState ? publishAndSave(at: now) : .done(unsavedReason: nil)
@@ -313,7 +356,7 @@ public final class Daemon {
     guard let completions = store.completions else { return }
     loop.watch(completions, for: .readable) { [unowned self] _ in
       let health = self.store.health
-      self.deliver(self.store.takeCompletions(at: Self.now()))
+      self.deliver(self.store.takeCompletions(at: clock.now()))
       self.noteStateFile(was: health)
     }
   }
@@ -324,7 +367,7 @@ public final class Daemon {
     if let completions = store.completions {
       loop.removeWatch(completions)
     }
-    deliver(store.finish(at: Self.now()))
+    deliver(store.finish(at: clock.now()))
   }
 
   /// Writes what a step did to the log; nothing is put into words that the log level
@@ -422,7 +465,7 @@ public final class Daemon {
   func controlStatus() -> ControlStatus {
     var status = ControlStatus(
       logic.board, displays: devices.displayStatus, keypads: devices.keypadStatus,
-      stateFile: store.status, at: max(Self.now(), logic.time))
+      stateFile: store.status, at: max(clock.now(), logic.time))
     status.mqtt = mqtt.map {
       ControlStatus.MQTTLink(
         isConnected: $0.isConnected, isStale: $0.settings.mirror != nil ? $0.isStale : nil)
@@ -488,7 +531,7 @@ public final class Daemon {
   /// Reads the configuration file again and applies it; a file with errors is logged
   /// and the running configuration kept.
   private func reload() {
-    reporter.reloading()
+    reporter.reloading(at: clock.now())
     logger.notice("SIGHUP: reloading \(configuration.path)")
     do {
       let new = try ConfigurationFile.load(configuration.path, overrides: overrides)
@@ -500,7 +543,7 @@ public final class Daemon {
       }
       logger.error("reload failed; keeping the running configuration")
     }
-    reporter.ready(statusLine(), at: Self.now())
+    reporter.ready(statusLine(), at: clock.now())
   }
 
   /// Switches to `new`: the scores carry over by field name, and displays and keypads
@@ -509,10 +552,11 @@ public final class Daemon {
   /// - Throws: `DaemonError` when the new state file's folder is not safe, or the new
   ///   control socket cannot be opened; nothing has changed then.
   private func apply(_ new: Configuration) throws(DaemonError) {
-    let now = Self.now()
+    let now = clock.now()
     var newStore: StateStore?
     if new.service.stateFile != configuration.service.stateFile {
-      let candidate = StateStore(path: new.service.stateFile, logger: logger, inBackground: true)
+      let candidate = StateStore(
+        path: new.service.stateFile, logger: logger, inBackground: true, clock: clock)
       try candidate.prepare()
       newStore = candidate
     }
@@ -567,7 +611,7 @@ public final class Daemon {
     // to watchers and logged.
     carryOut(.deadline)
     let health = store.health
-    store.save(savedState, at: Self.now())
+    store.save(savedState, at: clock.now())
     noteStateFile(was: health)
     statusMayHaveChanged = true
   }
@@ -577,7 +621,7 @@ public final class Daemon {
   private func openMQTT(_ settings: MQTTSettings?) throws(DaemonError) {
     guard let settings else { return }
     let link = try MQTTLink(
-      settings: settings, spec: logic.board.spec, logger: logger,
+      settings: settings, spec: logic.board.spec, logger: logger, clock: clock,
       recentCommands: restoredCommandReplies)
     link.carryOut = { [unowned self] request, origin in
       if case .status = request {
@@ -594,11 +638,11 @@ public final class Daemon {
     }
     link.staleChanged = { [unowned self] stale in
       self.devices.staleDisplay = stale ? settings.mirror?.whenStale : nil
-      self.devices.show(self.logic.board, at: Self.now())
+      self.devices.show(self.logic.board, at: clock.now())
       self.statusMayHaveChanged = true
     }
     loop.watch(link.eventDescriptor, for: .readable) { [unowned self, unowned link] _ in
-      link.handleEvents { (self.logic.board, max(Self.now(), self.logic.time)) }
+      link.handleEvents { (self.logic.board, max(clock.now(), self.logic.time)) }
       self.statusMayHaveChanged = true
     }
     if let mirror = settings.mirror {
@@ -610,11 +654,11 @@ public final class Daemon {
   /// Shows the state document of the board this one mirrors; false when it cannot be
   /// read.
   private func takeMirrored(_ payload: String, source: String) -> Bool {
-    let now = Self.now()
+    let now = clock.now()
     do {
       let mirrored = try StateDocument.savedState(
         from: payload, spec: logic.board.spec, at: now,
-        wallClockMilliseconds: WallClock.nowMilliseconds())
+        wallClockMilliseconds: clock.wallClockMilliseconds())
       for name in mirrored.skipped {
         logger.log(
           .warning, throttle: "mirror \(name)",

@@ -70,6 +70,8 @@ final class Devices {
   private let i2c: any I2CBackend
   private let logger: Logger
   private let loop: PollLoop
+  /// The time, for what the loop calls back without an instant.
+  private let clock: any TimeSource
   private var outputs: [Output] = []
   private var inputs: [Input] = []
   /// The horns, in configuration order (the order of the model's `spec.horns`).
@@ -93,8 +95,10 @@ final class Devices {
   ///   opened is closed again.
   init(
     _ configuration: Configuration, gpio: any GPIOBackend,
-    i2c: any I2CBackend = KernelI2CBackend(), logger: Logger, loop: PollLoop, at now: Instant
+    i2c: any I2CBackend = KernelI2CBackend(), logger: Logger, loop: PollLoop,
+    clock: any TimeSource, at now: Instant
   ) throws(DaemonError) {
+    self.clock = clock
     self.configuration = configuration
     self.gpio = gpio
     self.i2c = i2c
@@ -204,7 +208,7 @@ final class Devices {
       let display = outputs[index].display
       let wait = display.waitingFor
       outputs[index].watched = rewatch(outputs[index].watched, for: wait) {
-        { events in display.service(events, at: Daemon.now()) }
+        [clock] in { events in display.service(events, at: clock.now()) }
       }
       note(wait.deadline)
     }
@@ -300,7 +304,7 @@ final class Devices {
 
   /// Shows the final frames of `board` (when given) and closes every device.
   func close(finalFrames board: Scoreboard?) {
-    let now = Daemon.now()
+    let now = clock.now()
     for output in outputs {
       close(output, finalFrame: board.map { finalFrame(of: output, board: $0, at: now) })
     }
@@ -387,7 +391,7 @@ final class Devices {
     let terminalIndex = terminals.firstIndex { $0.name == display.name } ?? 0
     return DriverFactory.displays(
       display, spec: configuration.scoreboard, keymaps: configuration.keymaps, gpio: gpio, i2c: i2c,
-      logger: logger, terminalIndex: terminalIndex, at: now
+      logger: logger, clock: clock, terminalIndex: terminalIndex, at: now
     ).map { cells, driver in
       Output(configuration: display, cells: cells, display: driver)
     }
@@ -459,7 +463,7 @@ final class Devices {
     guard let index = inputs.firstIndex(where: { $0.keypad === keypad }) else { return }
     let events: [KeyEvent]
     do {
-      events = try keypad.readEvents(at: Daemon.now())
+      events = try keypad.readEvents(at: clock.now())
     } catch {
       let hungUp = keypad.terminalHungUp
       if hungUp {

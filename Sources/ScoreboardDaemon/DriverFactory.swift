@@ -10,14 +10,14 @@ enum DriverFactory {
   /// S7S modules make one display); `keymaps` has the keymap of a TM1638 board's keypad.
   static func displays(
     _ display: DisplayConfiguration, spec: ScoreboardSpec, keymaps: [String: Keymap] = [:],
-    gpio: any GPIOBackend, i2c: any I2CBackend, logger: Logger, terminalIndex: Int = 0,
-    at now: Instant
+    gpio: any GPIOBackend, i2c: any I2CBackend, logger: Logger, clock: any TimeSource,
+    terminalIndex: Int = 0, at now: Instant
   ) -> [(cells: Range<Int>, driver: any SegmentDisplay)] {
     let whole = 0..<display.cellCount
     func gpioDisplay(_ lines: [GPIOLine], _ encoder: any GPIOProtocol) -> any SegmentDisplay {
       GPIOSegmentDisplay(
         name: display.name, addresses: lines, encoder: encoder,
-        backend: gpio, logger: logger, at: now)
+        backend: gpio, logger: logger, at: now, clock: clock)
     }
     switch display.driver {
     case .terminal(let options):
@@ -31,7 +31,7 @@ enum DriverFactory {
       return options.ports.enumerated().map { module, port in
         let driver = SerialDisplay(
           name: display.name, path: port, settings: options.line,
-          encoder: SparkFunSerial7Segment(), logger: logger, at: now)
+          encoder: SparkFunSerial7Segment(), logger: logger, clock: clock, at: now)
         return ((module * 4)..<(module * 4 + 4), driver)
       }
     case .serialFrame(let options):
@@ -42,12 +42,13 @@ enum DriverFactory {
         address: UInt8(options.address), acknowledgement: acknowledgement)
       let driver = SerialDisplay(
         name: display.name, path: options.port, settings: options.line,
-        encoder: encoder, logger: logger, at: now)
+        encoder: encoder, logger: logger, clock: clock, at: now)
       return [(whole, driver)]
     case .serialText(let options):
       let driver = SerialDisplay(
         name: display.name, path: options.port, settings: options.line,
-        encoder: TextLineProtocol(template: options.template), logger: logger, at: now)
+        encoder: TextLineProtocol(template: options.template), logger: logger,
+        clock: clock, at: now)
       return [(whole, driver)]
     case .tm1637(let options):
       let encoder = TM1637Protocol(
@@ -65,7 +66,8 @@ enum DriverFactory {
       }
       let board = TM1638Board(
         name: display.name, addresses: [options.strobe, options.clock, options.data],
-        encoder: encoder, buttons: buttons, backend: gpio, logger: logger, at: now)
+        encoder: encoder, buttons: buttons, backend: gpio, logger: logger, at: now,
+        clock: clock)
       return [(whole, board)]
     case .max7219(let options):
       let encoder = MAX7219Protocol(

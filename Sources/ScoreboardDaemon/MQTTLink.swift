@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardCore
+import ScoreboardDrivers
 import ScoreboardMQTT
 import ScoreboardSettings
 
@@ -33,6 +34,8 @@ final class MQTTLink {
   private let client: MQTTClient
   private let topics: Topics
   private let logger: Logger
+  /// The calendar time of the state documents.
+  private let clock: any TimeSource
   private(set) var isConnected = false
   /// The reason of the last failed attempt, so that a broker that stays away is logged
   /// once, not at every retry.
@@ -60,15 +63,16 @@ final class MQTTLink {
   ///
   /// - Throws: `DaemonError` (configuration) when the password file cannot be used.
   init(
-    settings: MQTTSettings, spec: ScoreboardSpec, logger: Logger,
+    settings: MQTTSettings, spec: ScoreboardSpec, logger: Logger, clock: any TimeSource,
     recentCommands: [SavedState.CommandReply] = []
   ) throws(DaemonError) {
+    self.clock = clock
     self.settings = settings
     self.logger = logger
     self.recentCommands = RecentCommands(restoring: recentCommands)
     topics = Topics(base: settings.baseTopic)
     (discovery, withdrawnDiscovery) = Self.discoveries(settings, spec: spec, topics: topics)
-    forwardingPrefix = "\(settings.clientID)-\(WallClock.nowMilliseconds())"
+    forwardingPrefix = "\(settings.clientID)-\(clock.wallClockMilliseconds())"
     try Self.checkFiles(settings)
     let password = try Self.password(settings)
     let options = MQTTClient.Options(
@@ -261,7 +265,7 @@ final class MQTTLink {
   func publish(_ board: Scoreboard, at now: Instant) {
     guard isConnected, settings.mirror == nil, !stateWaitsForDiscovery else { return }
     let document = StateDocument.json(
-      of: board, at: now, wallClockMilliseconds: WallClock.nowMilliseconds())
+      of: board, at: now, wallClockMilliseconds: clock.wallClockMilliseconds())
     client.publish(topics.state, document, qos: settings.qos, retain: true)
     lastRunningPublish = now
   }
@@ -281,7 +285,7 @@ final class MQTTLink {
     if let last = lastRunningPublish, now < last + .milliseconds(900) { return }
     lastRunningPublish = now
     let document = StateDocument.json(
-      of: board, at: now, wallClockMilliseconds: WallClock.nowMilliseconds())
+      of: board, at: now, wallClockMilliseconds: clock.wallClockMilliseconds())
     client.publish(topics.state, document, qos: 0, retain: false)
   }
 

@@ -1,5 +1,6 @@
 import LinuxIO
 import ScoreboardCore
+import ScoreboardDrivers
 
 /// The state file, where the committed scores survive restarts and power cuts, and how
 /// its writes fare.
@@ -51,6 +52,7 @@ final class StateStore {
   /// The state file; nil when none is configured.
   let path: String?
   private let logger: Logger
+  private let clock: any TimeSource
   private(set) var health: Health
   /// The state not yet durable, written at the next attempt, and its ticket.
   private var pending: (state: SavedState, ticket: UInt64)?
@@ -66,8 +68,12 @@ final class StateStore {
   private var writer: BackgroundFileWriter?
 
   /// A store for the state file at `path` (nil for none); nothing is touched yet. With
-  /// `inBackground`, writes are made on a thread of their own.
-  init(path: String?, logger: Logger, inBackground: Bool = false) {
+  /// `inBackground`, writes are made on a thread of their own; `clock` dates failures.
+  init(
+    path: String?, logger: Logger, inBackground: Bool = false,
+    clock: any TimeSource = KernelTimeSource()
+  ) {
+    self.clock = clock
     self.path = path
     self.logger = logger
     health = path == nil ? .off : .saved
@@ -294,7 +300,7 @@ final class StateStore {
   private func succeeded(_ state: SavedState, path: String) {
     if case .failing(let since, _) = health {
       logger.notice(
-        "the scores are saved in \(path) again, after \(WallClock.now() - since) s of failures")
+        "the scores are saved in \(path) again, after \(wallClockSeconds() - since) s of failures")
     }
     health = .saved
     written = state
@@ -314,7 +320,7 @@ final class StateStore {
       logger.error(
         "cannot save the scores in \(path): \(reason); the scoreboard goes on from memory "
           + "and tries again")
-      health = .failing(since: WallClock.now(), reason: reason)
+      health = .failing(since: wallClockSeconds(), reason: reason)
     }
     retryAt = now + retryDelay(after: failedAttempts)
     failedAttempts += 1
@@ -358,7 +364,8 @@ final class StateStore {
       logger.error(
         "\(path): \(reason), and it cannot be set aside (\(error)); the scores are not saved "
           + "until it is removed")
-      health = .failing(since: WallClock.now(), reason: "\(reason), and it cannot be set aside")
+      health = .failing(
+        since: wallClockSeconds(), reason: "\(reason), and it cannot be set aside")
       retryAt = now + Self.firstRetryDelay
       return false
     }
@@ -370,5 +377,10 @@ final class StateStore {
       delay = delay * 2
     }
     return min(delay, Self.longestRetryDelay)
+  }
+
+  /// Seconds since the epoch.
+  private func wallClockSeconds() -> Int64 {
+    clock.wallClockMilliseconds() / 1000
   }
 }

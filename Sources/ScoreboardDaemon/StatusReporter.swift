@@ -68,9 +68,9 @@ final class StatusReporter {
     send(["STATUS=" + status])
   }
 
-  /// RELOADING=1: a reload began; `ready(_:at:)` ends it.
-  func reloading() {
-    if let error = notifier.reloading() {
+  /// RELOADING=1: a reload began at `now`; `ready(_:at:)` ends it.
+  func reloading(at now: Instant) {
+    if let error = notifier.reloading(monotonicMicroseconds: now.nanoseconds / 1000) {
       logger.log(.warning, throttle: "sd_notify", "systemd notification: \(error)")
     }
   }

@@ -31,7 +31,7 @@ public struct GPIOLinePlayer {
   /// line back with these settings.
   public let outputSettings: [GPIOLineSettings]
   /// The clock the delays are timed by.
-  public let clock: any LineClock
+  public let clock: any TimeSource
   /// The longest wait `advance` sleeps instead of returning; nil sleeps through every
   /// delay, so that `advance` plays the whole frame.
   public let longestInlineWait: Duration?
@@ -73,7 +73,7 @@ public struct GPIOLinePlayer {
   ///   - longestInlineWait: The longest wait `advance` sleeps instead of returning; nil
   ///     plays every frame to its end at once.
   public init(
-    outputSettings: [GPIOLineSettings], clock: any LineClock = MonotonicLineClock(),
+    outputSettings: [GPIOLineSettings], clock: any TimeSource = KernelTimeSource(),
     longestInlineWait: Duration? = defaultLongestInlineWait
   ) {
     self.outputSettings = outputSettings
@@ -156,7 +156,7 @@ public struct GPIOLinePlayer {
 
   /// The waits of one piece.
   private struct Wait {
-    let clock: any LineClock
+    let clock: any TimeSource
     /// The latest end of a wait that the piece sleeps for; nil for any.
     let latestEnd: Instant?
 

@@ -93,7 +93,7 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   public init(
     name: String, addresses: [GPIOLine], encoder: any GPIOProtocol,
     backend: any GPIOBackend, logger: Logger, at now: Instant,
-    clock: any LineClock = MonotonicLineClock(),
+    clock: any TimeSource = KernelTimeSource(),
     longestInlineWait: Duration? = GPIOLinePlayer.defaultLongestInlineWait,
     keyScan: GPIOKeyScan? = nil
   ) {

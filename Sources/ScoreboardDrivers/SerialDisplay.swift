@@ -59,11 +59,15 @@ public final class SerialDisplay: SegmentDisplay {
   /// The most bytes of answers read in one wakeup.
   static let answerReadLimit = 4096
 
+  private let clock: any TimeSource
+
   /// Opens the port at once; a port that cannot be opened yet is logged and retried.
+  /// `clock` times the final frame's write when the daemon stops.
   public init(
     name: String, path: String, settings: SerialSettings, encoder: any SerialProtocol,
-    logger: Logger, at now: Instant
+    logger: Logger, clock: any TimeSource = KernelTimeSource(), at now: Instant
   ) {
+    self.clock = clock
     self.name = name
     self.path = path
     self.settings = settings
@@ -141,8 +145,8 @@ public final class SerialDisplay: SegmentDisplay {
       needsInitialization ? encoder.initialize(showing: finalFrame) : encoder.update(to: finalFrame)
     let timeout = settings.wireTime(forBytes: bytes.count) + 1_000_000_000
     var remaining = bytes[...]
-    let deadline = MonotonicClock.now() + timeout
-    while !remaining.isEmpty, MonotonicClock.now() < deadline {
+    let deadline = clock.now() + .nanoseconds(timeout)
+    while !remaining.isEmpty, clock.now() < deadline {
       let written = (try? remaining.withUnsafeBytes { try port.write($0) }) ?? -1
       if written < 0 {
         return
@@ -152,7 +156,7 @@ public final class SerialDisplay: SegmentDisplay {
         _ = port.drain(timeout: 10_000_000)
       }
     }
-    _ = port.drain(timeout: max(deadline - MonotonicClock.now(), 0))
+    _ = port.drain(timeout: max((deadline - clock.now()).nanoseconds, 0))
   }
 
   // MARK: - Sending

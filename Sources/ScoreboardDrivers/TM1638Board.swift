@@ -70,7 +70,7 @@ public final class TM1638Board: SegmentDisplay, Keypad {
   public init(
     name: String, addresses: [GPIOLine], encoder: TM1638Protocol, buttons: Buttons?,
     backend: any GPIOBackend, logger: Logger, at now: Instant,
-    clock: any LineClock = MonotonicLineClock(),
+    clock: any TimeSource = KernelTimeSource(),
     longestInlineWait: Duration? = GPIOLinePlayer.defaultLongestInlineWait
   ) {
     self.name = name

@@ -1,4 +1,5 @@
 import LinuxIO
+import ScoreboardDrivers
 import ProtocolDecoders
 import ScoreboardConfig
 import ScoreboardCore
@@ -24,7 +25,7 @@ import Testing
     let bus = FakeI2CBackend(answering: Set(addresses))
     let devices = try Devices(
       configuration, gpio: FakeGPIOBackend(), i2c: bus, logger: try LogCapture().logger,
-      loop: PollLoop(), at: .zero)
+      loop: PollLoop(), clock: KernelTimeSource(), at: .zero)
     devices.show(Scoreboard(spec: configuration.scoreboard), at: .zero)
     return addresses.map { address in
       var chip = HT16K33Decoder()

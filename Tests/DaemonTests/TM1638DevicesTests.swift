@@ -37,11 +37,14 @@ import Testing
     let devices: Devices
     let backend = FakeGPIOBackend()
     let chip: TM1638Chip
+    /// Virtual time: it moves to each deadline, and with the bit delays of each frame.
+    let clock = SteppedTimeSource()
     var keys: [KeyEvent] = []
 
     init(_ configuration: Configuration, log: LogCapture) throws {
       devices = try Devices(
-        configuration, gpio: backend, logger: log.logger, loop: PollLoop(), at: Daemon.now())
+        configuration, gpio: backend, logger: log.logger, loop: PollLoop(), clock: clock,
+        at: clock.now())
       chip = TM1638Chip(on: try #require(backend.requests.first))
     }
 
@@ -49,10 +52,10 @@ import Testing
     mutating func run(for milliseconds: Int64) {
       var collected: [KeyEvent] = []
       devices.onKeys = { collected += $0 }
-      let end = Daemon.now() + .milliseconds(milliseconds)
+      let end = clock.now() + .milliseconds(milliseconds)
       while let deadline = devices.watch(), deadline < end {
-        MonotonicClock.sleep(until: deadline.nanoseconds)
-        devices.serviceDue(at: Daemon.now())
+        clock.time = max(clock.time, deadline)
+        devices.serviceDue(at: clock.now())
       }
       keys += collected
       chip.catchUp()
@@ -65,7 +68,7 @@ import Testing
     var bench = try Bench(configuration, log: log)
     #expect(bench.backend.requests.count == 1, "one request for the display and the keypad")
     let board = Scoreboard(spec: configuration.scoreboard)
-    bench.devices.show(board, at: Daemon.now())
+    bench.devices.show(board, at: bench.clock.now())
     bench.run(for: 50)
     #expect(bench.chip.decoder.digits.prefix(2) == [0x00, 0x3F], "home: \" 0\"")
     #expect(bench.chip.decoder.lights == [true] + Array(repeating: false, count: 7))
@@ -82,11 +85,11 @@ import Testing
     let log = try LogCapture()
     let configuration = try Configuration.parse(Self.text, path: "board.conf")
     var bench = try Bench(configuration, log: log)
-    bench.devices.show(Scoreboard(spec: configuration.scoreboard), at: Daemon.now())
+    bench.devices.show(Scoreboard(spec: configuration.scoreboard), at: bench.clock.now())
     bench.run(for: 30)
     let reloaded = try Configuration.parse(
       Self.text + "[field away]\nposition = 4\ndigits = 2\n", path: "board.conf")
-    bench.devices.apply(reloaded, at: Daemon.now())
+    bench.devices.apply(reloaded, at: bench.clock.now())
     #expect(bench.backend.requests.count == 1, "the board is kept")
     bench.chip.decoder.pressed = [8]
     bench.run(for: 100)
@@ -95,7 +98,7 @@ import Testing
     let changed = try Configuration.parse(
       Self.text.split(separator: "\n").filter { $0 != "led-8 = possession A" }
         .joined(separator: "\n"), path: "board.conf")
-    bench.devices.apply(changed, at: Daemon.now())
+    bench.devices.apply(changed, at: bench.clock.now())
     #expect(bench.backend.requests.count == 2, "a changed section opens the board anew")
     #expect(bench.devices.keypadStatus == [ControlStatus.Device(name: "board", isOnline: true)])
   }

@@ -19,7 +19,7 @@ enum GPIOFixtures {
   /// A display named `main` on a fresh fake backend, lines `GPIO17`, `GPIO18` ...
   static func display(
     _ encoder: any GPIOProtocol, logger: Logger = quietLogger, at now: Instant = .zero,
-    clock: any LineClock = MonotonicLineClock(),
+    clock: any TimeSource = KernelTimeSource(),
     longestInlineWait: Duration? = GPIOLinePlayer.defaultLongestInlineWait
   ) -> (display: GPIOSegmentDisplay, backend: FakeGPIOBackend) {
     let backend = FakeGPIOBackend()

@@ -24,7 +24,7 @@ import Testing
       var slept: Duration
     }
 
-    let clock: SteppedLineClock
+    let clock: SteppedTimeSource
     let display: GPIOSegmentDisplay
     let lines: FakeGPIOLines
     let capture: LineCapture
@@ -36,7 +36,7 @@ import Testing
       logger: Logger = GPIOFixtures.quietLogger,
       longestInlineWait: Duration? = GPIOLinePlayer.defaultLongestInlineWait
     ) throws {
-      let clock = SteppedLineClock()
+      let clock = SteppedTimeSource()
       self.clock = clock
       let backend: FakeGPIOBackend
       (display, backend) = GPIOFixtures.display(
@@ -269,7 +269,7 @@ import Testing
   }
 
   @Test func aLineErrorInMidFrameReleasesTheLinesAndTheyAreRequestedAgain() throws {
-    let clock = SteppedLineClock()
+    let clock = SteppedTimeSource()
     let backend = GPIOSegmentDisplayTests.FlakyBackend()
     let display = GPIOSegmentDisplay(
       name: "main", addresses: [.name("GPIO17"), .name("GPIO18")],
@@ -338,7 +338,7 @@ import Testing
   }
 
   @Test func delaysWithin20MicrosecondsOfTheCallAreSleptInIt() throws {
-    let clock = SteppedLineClock()
+    let clock = SteppedTimeSource()
     let start = clock.time
     var encoder = ShiftRegisterProtocol(cellCount: 4)
     let delays = GPIOFixtures.delays(of: encoder.initialize(showing: GPIOFixtures.frame("1234")))

@@ -120,7 +120,7 @@ import Testing
 
   @Test func aKeyReadWaitsForTheFrameOnTheWire() throws {
     let backend = FakeGPIOBackend()
-    let clock = SteppedLineClock(at: .zero)
+    let clock = SteppedTimeSource(at: .zero)
     let board = TM1638Board(
       name: "board", addresses: [.name("GPIO17"), .name("GPIO27"), .name("GPIO22")],
       encoder: TM1638Protocol(cellCount: 8, bitDelay: .microseconds(10)),

@@ -1,0 +1,148 @@
+@preconcurrency import Glibc
+import LinuxIO
+import ScoreboardCore
+import TestSupport
+import Testing
+
+@testable import ScoreboardDaemon
+
+/// The whole daemon (its logic, devices, state file, control socket and loop) in the
+/// test's process, driven in virtual time: what reaches each wire, and when.
+@Suite(.serialized) struct DaemonInVirtualTimeTests {
+  static let gameClock = """
+    [display clock]
+    driver = tm1637
+    clk = GPIO5
+    dio = GPIO6
+    digits = 4
+
+    [field game]
+    type = clock
+    display = clock
+    position = 1
+    length = 0:03
+    tenths-below = never
+
+    [horn main]
+    driver = gpio
+    line = GPIO13
+    clocks = game
+    duration = 1500ms
+    hold-limit = 2s
+    """
+  static let clockKeys = "KEY_SPACE = start-stop\nKEY_Z = horn"
+
+  @Test func aKeyIsOnTheWireInItsRoundAndItsAnswerWaitsForTheStateFile() throws {
+    let harness = try DaemonHarness()
+    // The first frame's bytes take their wire time; then the line is free.
+    try harness.advance(by: .milliseconds(100))
+    #expect(harness.shows == " 0 0")
+    let watcher = try harness.controlClient()
+    #expect(try harness.request("watch", from: watcher) == "ok watching")
+
+    try harness.press("KEY_KPPLUS")
+    // The frame is on the wire when the round of the key ends.
+    #expect(harness.shows == " 1 0")
+    #expect(watcher.readLine(timeout: 1) == "event value home 1")
+
+    // A request's answer comes once the change is on the disk.
+    let client = try harness.controlClient()
+    #expect(try harness.request("set away 7", from: client) == "ok away 7")
+    #expect(harness.folder.read("state")?.contains("away") == true)
+    // The key's bytes still take their wire time (virtual time has not moved): the new
+    // frame waits for the line, then goes out.
+    #expect(harness.shows == " 1 0")
+    try harness.advance(by: .milliseconds(5))
+    #expect(harness.shows == " 1 7")
+  }
+
+  @Test func aClockCountsDownOnTheWireAndTheHornSoundsAtZeroForItsDuration() throws {
+    let harness = try DaemonHarness(keys: Self.clockKeys, extra: Self.gameClock)
+    let horn = try #require(harness.lines(of: "GPIO13"))
+    let start = harness.clock.now()
+    try harness.press("KEY_SPACE")
+    try harness.advance(to: start + .milliseconds(2_999))
+    #expect(horn.values == [false])
+    try harness.advance(to: start + .seconds(3))
+    #expect(horn.values == [true], "on at the clock's zero, to the nanosecond")
+    try harness.advance(to: start + .milliseconds(4_499))
+    #expect(horn.values == [true])
+    try harness.advance(to: start + .milliseconds(4_500))
+    #expect(horn.values == [false], "off 1.5 s later")
+  }
+
+  @Test func theHornKeySoundsWhileHeldAndAtMostItsHoldLimit() throws {
+    let harness = try DaemonHarness(keys: Self.clockKeys, extra: Self.gameClock)
+    let horn = try #require(harness.lines(of: "GPIO13"))
+    let start = harness.clock.now()
+    try harness.key("KEY_Z", pressed: true)
+    try harness.settle()
+    #expect(horn.values == [true])
+    try harness.advance(to: start + .milliseconds(1_999))
+    #expect(horn.values == [true])
+    try harness.advance(to: start + .seconds(2))
+    #expect(horn.values == [false], "the hold limit ends it while the key is still down")
+  }
+
+  @Test func aBadReloadKeepsTheRunningConfigurationAndAGoodOneKeepsUnchangedDevices()
+    throws
+  {
+    let harness = try DaemonHarness(keys: Self.clockKeys, extra: Self.gameClock)
+    let requests = harness.gpio.requests.count
+    let client = try harness.controlClient()
+    #expect(try harness.request("set home 12", from: client) == "ok home 12")
+
+    _ = try harness.folder.write("scoreboardd.conf", "[display broken\n")
+    pthread_kill(pthread_self(), SIGHUP)
+    #expect(try harness.runUntil { harness.log.lines.contains { $0.contains("reload failed") } })
+    #expect(try harness.request("get home", from: client) == "ok 12")
+
+    let good = DaemonHarness.configuration(
+      folder: harness.folder, port: harness.terminalPath, keys: Self.clockKeys,
+      extra: Self.gameClock)
+    _ = try harness.folder.write(
+      "scoreboardd.conf",
+      good.replacing("blink-interval = 500ms", with: "blink-interval = 400ms"))
+    pthread_kill(pthread_self(), SIGHUP)
+    #expect(try harness.runUntil { harness.log.lines.contains { $0.contains("reloaded") } })
+    #expect(harness.gpio.requests.count == requests, "the unchanged clock and horn are kept")
+    #expect(try harness.request("get home", from: client) == "ok 12")
+  }
+
+  @Test func aDisplayGoesOfflineAndComesBackAtItsRetry() throws {
+    let harness = try DaemonHarness(
+      extra: """
+        [display spare]
+        driver = s7s
+        port = $FOLDER/spare
+        baud = 115200
+
+        [field period]
+        display = spare
+        position = 4
+        digits = 1
+        """)
+    let watcher = try harness.controlClient()
+    #expect(try harness.request("watch", from: watcher) == "ok watching")
+    #expect(harness.isOnline("spare") == false, "no port at the start")
+
+    // The port appears: the display opens it at its next retry, in virtual time.
+    var module = try PseudoTerminal.open()
+    #expect(symlink(module.slavePath, harness.folder.path(of: "spare")) == 0)
+    try harness.advance(by: .seconds(5))
+    #expect(harness.isOnline("spare") == true)
+    #expect(watcher.readLine(timeout: 1) == "event display spare online")
+
+    // Its line hangs up: offline at once; back at the retry after the port returns.
+    try module.master.close()
+    try harness.settle()
+    #expect(harness.isOnline("spare") == false)
+    #expect(watcher.readLine(timeout: 1) == "event display spare offline")
+    module = try PseudoTerminal.open()
+    unlink(harness.folder.path(of: "spare"))
+    #expect(symlink(module.slavePath, harness.folder.path(of: "spare")) == 0)
+    try harness.advance(by: .seconds(5))
+    #expect(harness.isOnline("spare") == true)
+    #expect(watcher.readLine(timeout: 1) == "event display spare online")
+  }
+}
