@@ -1,8 +1,8 @@
 import LinuxIO
-import ScoreboardDrivers
 import ProtocolDecoders
 import ScoreboardConfig
 import ScoreboardCore
+import ScoreboardDrivers
 import TestSupport
 import Testing
 

@@ -170,16 +170,14 @@ import Testing
         "event horn main off",
       ])
     if events.count == 4 {
+      // A line is noted when this process reads it, which a busy machine can delay, so
+      // only what the instants read prove is judged: the daemon started the clock after
+      // `sent`, so neither the zero nor the horn's end (500 ms later) can come earlier.
+      // Their exact instants are shown in virtual time (DaemonInVirtualTimeTests).
       let zeroAfter = events[1].time - sent
-      #expect(abs(zeroAfter - 3.0) <= 0.5, "zero \(zeroAfter) s after start")
-      #expect(events[2].time - events[1].time < 0.1, "the horn sounds at zero")
-      // A line is noted when this process reads it, which a busy machine can delay: the
-      // horn's end is judged against the start, which the daemon took after `sent`, so it
-      // cannot come before 3.5 s (3 s to zero, then 500 ms) however late the readings.
+      #expect(zeroAfter >= 3.0, "zero \(zeroAfter) s after the request that started it")
       let offAfter = events[3].time - sent
-      #expect(
-        offAfter >= 3.45 && offAfter <= 4.5,
-        "the horn stopped \(offAfter) s after the start (3 s to zero, then 500 ms)")
+      #expect(offAfter >= 3.5, "the horn stopped \(offAfter) s after the start request")
     }
 
     #expect(board.module.waitUntilShowing("  0.0"), "\(board.module.reading)")
@@ -195,7 +193,7 @@ import Testing
     #expect(!board.module.emulator.isColonLit)
     #expect(board.module.emulator.violations.isEmpty)
     let zeroShownAt = try #require(board.module.readings.last?.time) - sent
-    #expect(abs(zeroShownAt - 3.0) <= 0.5, "0.0 shown \(zeroShownAt) s after start")
+    #expect(zeroShownAt >= 3.0, "0.0 shown \(zeroShownAt) s after the start request")
     print(
       "clock on S7S: \(values.count) readings from 2.9 to 0.0, 0.0 on the wire "
         + "\(Int(zeroShownAt * 1000)) ms after start")
@@ -212,18 +210,23 @@ import Testing
     let client = try ControlClient(path: board.socket)
     let sent = secondsNow()
     #expect(client.request("start") == "ok game 10:00.0 running")
-    let startedAt = (sent + secondsNow()) / 2
-    usleep(1_500_000)  // the clock runs while the daemon does
+    let answered = secondsNow()
+    // The clock runs while the daemon does ...
+    #expect(board.module.waitUntilShowing(" 9:58"), "\(board.module.reading)")
     first.send(signal: SIGKILL)
     #expect(first.waitForExit() == 128 + SIGKILL)
-    usleep(1_000_000)  // and while it is down
 
+    // ... and while it is down: the clock started between `sent` and `answered`, and is
+    // read between `asked` and `read`, so it has run at least `asked - answered` and at
+    // most `read - sent`; counting down, what it says is rounded up to the tenth.
     let second = try board.start(bootID: "boot-1")
     let again = try ControlClient(path: board.socket)
+    let asked = secondsNow()
     let answer = again.request("get game")
-    let expected = 600 - (secondsNow() - startedAt)
+    let read = secondsNow()
     let time = try #require(Self.seconds(answer), "\(answer ?? "no answer")")
-    #expect(abs(time - expected) <= 0.3, "\(answer ?? ""), expected \(expected)")
+    #expect(time >= 600 - (read - sent), "\(answer ?? "")")
+    #expect(time <= 600 - (asked - answered) + 0.1, "\(answer ?? "")")
     #expect(again.request("status")?.contains("clocks=game:running") == true)
     #expect(!second.stderrText.contains("earlier boot"))
     second.send(signal: SIGTERM)
@@ -235,10 +238,10 @@ import Testing
     let first = try board.start(bootID: "boot-1")
     let client = try ControlClient(path: board.socket)
     #expect(client.request("start") == "ok game 10:00.0 running")
-    usleep(1_500_000)
+    // It runs before the daemon is killed.
+    #expect(board.module.waitUntilShowing(" 9:58"), "\(board.module.reading)")
     first.send(signal: SIGKILL)
     #expect(first.waitForExit() == 128 + SIGKILL)
-    usleep(1_000_000)
 
     let second = try board.start(bootID: "boot-2")
     let again = try ControlClient(path: board.socket)
@@ -261,9 +264,12 @@ import Testing
     let client = try ControlClient(path: board.socket)
     #expect(client.request("set game 0:01") == "ok game 1.0")
     #expect(client.request("start") == "ok game 1.0 running")
+    let startedBy = secondsNow()
     first.send(signal: SIGKILL)
     #expect(first.waitForExit() == 128 + SIGKILL)
-    usleep(2_000_000)
+    // The daemon is down when the clock's second ends, and when the horn's 500 ms after
+    // it end.
+    #expect(waitUntil { secondsNow() > startedBy + 1.5 })
 
     let second = try board.start(bootID: "boot-1")
     let again = try ControlClient(path: board.socket)

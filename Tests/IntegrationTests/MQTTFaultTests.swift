@@ -90,7 +90,9 @@ struct MQTTFaultTests {
     for score in 1...3 {
       #expect(control.request("set home \(score)") == "ok home \(score)")
     }
-    usleep(300_000)
+    // The board has sent into the paused broker's socket (what it did not send waits in
+    // its client's queue).
+    #expect(waitUntil { broker.unreadBytes > 0 })
     broker.kill()
     #expect(daemon.waitForStderr { $0.contains("MQTT: connection to \(broker.url) lost") })
     #expect(control.request("set home 10") == "ok home 10")

@@ -71,14 +71,18 @@ struct MQTTTests {
     _ broker: MosquittoBroker, _ topic: String, timeout: Double = 10,
     where predicate: (String) -> Bool
   ) throws -> String? {
-    let deadline = MosquittoBroker.now() + timeout
-    while MosquittoBroker.now() < deadline {
-      if let message = try broker.retained(topic), predicate(message) {
-        return message
+    var found: String?
+    var failure: (any Error)?
+    waitUntil(timeout: timeout) {
+      do {
+        found = try broker.retained(topic).flatMap { predicate($0) ? $0 : nil }
+      } catch {
+        failure = error
       }
-      usleep(50_000)
+      return found != nil || failure != nil
     }
-    return nil
+    if let failure { throw failure }
+    return found
   }
 
   @Test func publishesStateAndStatusAndAnswersCommands() throws {

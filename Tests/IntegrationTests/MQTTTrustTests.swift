@@ -100,7 +100,9 @@ struct MQTTTrustTests {
     let request = #"{"id":"desk-7","request":"add home +3"}"#
     try broker.publish(Self.base + "/command", request)
     #expect(try Self.waitForValue(in: folder, "home", "3"))
-    // Killed outright: the id was saved with the score, before the reply went out.
+    // The id is saved with the score (the event above comes before the save; the reply
+    // would come after it); then the board is killed outright.
+    #expect(waitUntil { folder.read("state")?.contains("desk-7") == true })
     daemon.send(signal: SIGKILL)
     _ = daemon.waitForExit()
 
@@ -108,7 +110,9 @@ struct MQTTTrustTests {
     try broker.publish(Self.base + "/command", request)
     try broker.publish(Self.base + "/command", "add home +1")
     #expect(try Self.waitForValue(in: folder, "home", "4"))
-    #expect(restarted.waitForStderr { $0.contains("command desk-7 came again") })
+    #expect(
+      restarted.waitForStderr { $0.contains("command desk-7 came again") },
+      "\(restarted.stderrText)")
   }
 
   @Test(arguments: [0, 1, 2])

@@ -111,11 +111,7 @@ struct MirrorBoardTests {
     #expect(mirror.waitForStderr { $0.contains("mirror: following \(MQTTTests.base)") })
     let mirrorControl = try ControlClient(path: mirrorFolder.path(of: "control"))
     #expect(mirrorControl.request("set home 5") == "ok home 5")
-    let deadline = MosquittoBroker.now() + 10
-    while masterControl.request("get home") != "ok 5" && MosquittoBroker.now() < deadline {
-      usleep(20_000)
-    }
-    #expect(masterControl.request("get home") == "ok 5")
+    #expect(waitUntil { masterControl.request("get home") == "ok 5" })
     #expect(master.waitForStderr { $0.contains("home: 0 -> 5 (mqtt scoreboardd-court-1-end-") })
     #expect(module.waitUntilShowing("   5"))
   }

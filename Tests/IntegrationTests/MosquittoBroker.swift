@@ -139,6 +139,24 @@ final class MosquittoBroker {
     process?.send(signal: SIGSTOP)
   }
 
+  /// The bytes waiting unread in the broker's end of its connections (its port's
+  /// accepted sockets, from `/proc/net/tcp`): what clients sent to a paused broker.
+  var unreadBytes: Int {
+    guard let table = readTextFile("/proc/net/tcp") else { return 0 }
+    let local = ":" + String(port, radix: 16, uppercase: true).leftPadded(to: 4)
+    var total = 0
+    for row in table.split(separator: "\n").dropFirst() {
+      // sl local_address rem_address st tx_queue:rx_queue ...
+      let fields = row.split(separator: " ")
+      guard fields.count > 4, fields[1].hasSuffix(local), fields[3] == "01" else { continue }
+      let queues = fields[4].split(separator: ":")
+      if queues.count == 2, let received = Int(queues[1], radix: 16) {
+        total += received
+      }
+    }
+    return total
+  }
+
   /// Kills the broker at once (SIGKILL): no goodbye to any client.
   func kill() {
     if let process {
@@ -249,5 +267,12 @@ final class MosquittoBroker {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+}
+
+extension String {
+  /// The string with zeros before it up to `width` characters.
+  fileprivate func leftPadded(to width: Int) -> String {
+    String(repeating: "0", count: max(0, width - count)) + self
   }
 }
