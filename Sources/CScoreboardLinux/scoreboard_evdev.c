@@ -34,14 +34,6 @@ void sbl_input_event_encode(const struct sbl_input_event *event, void *record) {
   memcpy(record, &kernel, sizeof kernel);
 }
 
-unsigned long sbl_eviocgrab(void) { return EVIOCGRAB; }
-unsigned long sbl_eviocgname(unsigned int length) { return EVIOCGNAME(length); }
-unsigned long sbl_eviocgkey(unsigned int length) { return EVIOCGKEY(length); }
-unsigned long sbl_eviocgbit(unsigned int type, unsigned int length) {
-  return EVIOCGBIT(type, length);
-}
-unsigned long sbl_eviocsclockid(void) { return EVIOCSCLOCKID; }
-
 int sbl_evdev_grab(int descriptor, int grab) { return ioctl(descriptor, EVIOCGRAB, grab); }
 
 int sbl_evdev_name(int descriptor, char *name, size_t size) {

@@ -6,8 +6,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
-int sbl_i2c_block_max(void) { return I2C_SMBUS_BLOCK_MAX; }
-
 int sbl_i2c_set_address(int descriptor, int address) {
   return ioctl(descriptor, I2C_SLAVE, (unsigned long)address);
 }
@@ -46,13 +44,4 @@ int sbl_i2c_write_block(int descriptor, uint8_t command, const uint8_t *bytes, i
     memcpy(&data.block[1], bytes, (size_t)length);
   }
   return smbus(descriptor, I2C_SMBUS_WRITE, command, I2C_SMBUS_I2C_BLOCK_DATA, &data);
-}
-
-int sbl_i2c_read_byte_data(int descriptor, uint8_t command, uint8_t *value) {
-  union i2c_smbus_data data;
-  if (smbus(descriptor, I2C_SMBUS_READ, command, I2C_SMBUS_BYTE_DATA, &data) < 0) {
-    return -1;
-  }
-  *value = data.byte;
-  return 0;
 }

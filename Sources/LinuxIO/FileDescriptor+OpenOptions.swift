@@ -33,8 +33,6 @@ extension FileDescriptor {
     public static let create = OpenOptions(rawValue: O_CREAT)
     /// With `.create`, fail if the file exists. The corresponding C constant is `O_EXCL`.
     public static let exclusiveCreate = OpenOptions(rawValue: O_EXCL)
-    /// Empty a regular file. The corresponding C constant is `O_TRUNC`.
-    public static let truncate = OpenOptions(rawValue: O_TRUNC)
     /// Every write goes to the end. The corresponding C constant is `O_APPEND`.
     public static let append = OpenOptions(rawValue: O_APPEND)
     /// Close the descriptor in programs this one executes. The corresponding C constant

@@ -230,12 +230,6 @@ enum SystemCall {
     }
   }
 
-  static func i2cReadByteData(_ descriptor: CInt, _ command: UInt8, _ value: inout UInt8) -> CInt {
-    call("ioctl I2C_SMBUS", descriptor: descriptor) {
-      sbl_i2c_read_byte_data(descriptor, command, &value)
-    }
-  }
-
   // MARK: - Waiting
 
   static func poll(_ entries: UnsafeMutablePointer<pollfd>?, _ count: Int, _ timeout: CInt)

@@ -56,7 +56,7 @@ public final class UnixConnection {
   ///
   /// - Returns: The number of bytes read; 0 when the other end closed the connection.
   /// - Throws: `IOError` naming `read`: `.wouldBlock` when nothing is available yet,
-  ///   `.connectionReset` when the other end left with data unread.
+  ///   `ECONNRESET` when the other end left with data unread.
   public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
     precondition(!isClosed, "read(into:) after close()")
     return try fileDescriptor.read(into: buffer)
@@ -66,7 +66,7 @@ public final class UnixConnection {
   /// fewer. A peer that is gone is an error (`EPIPE`), never a `SIGPIPE`.
   ///
   /// - Throws: `IOError` naming `send`: `.wouldBlock` when the socket cannot take any
-  ///   byte now, `.brokenPipe` or `.connectionReset` when the other end is gone.
+  ///   byte now, `.brokenPipe` or `ECONNRESET` when the other end is gone.
   public func write(_ buffer: UnsafeRawBufferPointer) throws -> Int {
     precondition(!isClosed, "write(_:) after close()")
     return try retryOnInterrupt("send") {

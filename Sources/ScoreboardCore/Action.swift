@@ -292,11 +292,6 @@ extension Action {
     }
   }
 
-  /// The horn this action names.
-  public var hornName: String? {
-    if case .horn(let name?) = self { name } else { nil }
-  }
-
   /// A signed amount (`+1`, `-2`, `3`) of at most a billion either way. Any number of
   /// digits is refused past the limit, `Int.min` included (whose `abs` would trap).
   static func amount(_ text: String) -> Int? {

@@ -85,7 +85,9 @@ final class StatusReporter {
     guard let due = nextWatchdogPing, now >= due, let interval = notifier.watchdogInterval else {
       return
     }
-    send(["WATCHDOG=1"])
+    if let error = notifier.watchdog() {
+      logger.log(.warning, throttle: "sd_notify", "systemd notification: \(error)")
+    }
     nextWatchdogPing = now + .nanoseconds(interval / 2)
   }
 

@@ -87,11 +87,6 @@ public enum JSONValue: Hashable, Sendable {
     if case .bool(let value) = self { value } else { nil }
   }
 
-  /// The value of a number; nil for other values.
-  public var doubleValue: Double? {
-    if case .number(let value) = self { value } else { nil }
-  }
-
   /// A number that is an integer of magnitude below 2^53, where `Double` holds every
   /// integer exactly (so the text said this very integer); nil for anything else
   /// (`1.5`, `1e300`, `"1"`).

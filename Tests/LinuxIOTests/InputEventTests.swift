@@ -3,27 +3,8 @@ import CScoreboardLinux
 import LinuxIO
 import Testing
 
-/// The evdev ioctl numbers and `struct input_event` records of the C shim.
+/// The `struct input_event` records of the C shim.
 @Suite struct InputEventTests {
-  /// The kernel's `_IOC(direction, type, number, size)` on x86, ARM and most others.
-  static func ioc(_ direction: UInt, _ type: Character, _ number: UInt, _ size: UInt) -> UInt {
-    direction << 30 | size << 16 | UInt(type.asciiValue!) << 8 | number
-  }
-
-  static let read: UInt = 2
-  static let write: UInt = 1
-
-  @Test func ioctlNumbersAreTheKernels() {
-    #expect(sbl_eviocgrab() == 0x4004_4590)
-    #expect(sbl_eviocgname(256) == 0x8100_4506)
-    #expect(sbl_eviocgname(256) == Self.ioc(Self.read, "E", 0x06, 256))
-    #expect(sbl_eviocgkey(96) == Self.ioc(Self.read, "E", 0x18, 96))
-    #expect(sbl_eviocgbit(0, 4) == Self.ioc(Self.read, "E", 0x20, 4))
-    #expect(sbl_eviocgbit(UInt32(EV_KEY), 96) == Self.ioc(Self.read, "E", 0x21, 96))
-    #expect(sbl_eviocgbit(UInt32(EV_LED), 2) == Self.ioc(Self.read, "E", 0x31, 2))
-    #expect(sbl_eviocsclockid() == Self.ioc(Self.write, "E", 0xA0, 4))
-  }
-
   @Test func recordSizeIsTheCStructs() {
     // Two longs of time, then type, code and value: 24 bytes on 64-bit, 16 on 32-bit.
     #expect(InputEvent.recordSize == sbl_input_event_size())

@@ -2,6 +2,7 @@
 import ScoreboardCore
 import ScoreboardDrivers
 import TestExpectations
+import TestSupport
 import Testing
 
 @testable import LinuxIO

@@ -2,6 +2,7 @@
 import LinuxIO
 import ScoreboardCore
 import ScoreboardDrivers
+import TestSupport
 import Testing
 
 /// The evdev keypad reading real `input_event` records from a FIFO: the code path of a

@@ -83,34 +83,3 @@ final class LineCapture {
     consumed = lines.transitions.count
   }
 }
-
-/// A logger whose lines the test reads back.
-final class LogCapture {
-  private let readEnd: FileDescriptor
-  private let writeEnd: FileDescriptor
-  let logger: Logger
-  private var text = ""
-
-  init() throws {
-    (readEnd, writeEnd) = try FileDescriptor.pipe()
-    try readEnd.setNonBlocking()
-    logger = Logger(
-      output: writeEnd, programName: "scoreboardd", minimumLevel: .debug, style: .journal)
-  }
-
-  deinit {
-    try? readEnd.close()
-    try? writeEnd.close()
-  }
-
-  /// Every line logged so far.
-  var lines: [String] {
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = (try? buffer.withUnsafeMutableBytes { try readEnd.read(into: $0) }) ?? 0
-      guard count > 0 else { break }
-      text += String(decoding: buffer[..<count], as: UTF8.self)
-    }
-    return text.split(separator: "\n").map(String.init)
-  }
-}

@@ -29,18 +29,6 @@ void sbl_input_event_decode(const void *record, struct sbl_input_event *event);
 /// Writes `event` as a record at `record` (sbl_input_event_size() bytes, any alignment).
 void sbl_input_event_encode(const struct sbl_input_event *event, void *record);
 
-/// The EVIOCGRAB request: exclusive delivery of a device's events.
-unsigned long sbl_eviocgrab(void);
-/// The EVIOCGNAME(length) request: the device's name, into `length` bytes.
-unsigned long sbl_eviocgname(unsigned int length);
-/// The EVIOCGKEY(length) request: the bitmap of keys down, into `length` bytes.
-unsigned long sbl_eviocgkey(unsigned int length);
-/// The EVIOCGBIT(type, length) request: the bitmap of codes of event `type` the device
-/// supports (type 0: the event types), into `length` bytes.
-unsigned long sbl_eviocgbit(unsigned int type, unsigned int length);
-/// The EVIOCSCLOCKID request: the clock of the device's event timestamps.
-unsigned long sbl_eviocsclockid(void);
-
 /// Takes (`grab` 1) or gives back (`grab` 0) exclusive delivery of the device's events.
 int sbl_evdev_grab(int descriptor, int grab);
 

@@ -8,9 +8,6 @@
 
 #include <stdint.h>
 
-/// The most data bytes one SMBus block transfer carries (I2C_SMBUS_BLOCK_MAX).
-int sbl_i2c_block_max(void);
-
 /// Addresses the chip at the 7-bit `address` in the transfers that follow (I2C_SLAVE).
 /// Fails with EBUSY when a kernel driver has bound that address.
 int sbl_i2c_set_address(int descriptor, int address);
@@ -27,12 +24,8 @@ int sbl_i2c_can_write_block(unsigned long functionality);
 /// An SMBus send-byte: `value` alone (I2C_SMBUS with I2C_SMBUS_BYTE).
 int sbl_i2c_send_byte(int descriptor, uint8_t value);
 
-/// An SMBus I2C-block write: `command`, then `length` bytes (at most sbl_i2c_block_max()),
+/// An SMBus I2C-block write: `command`, then `length` bytes (at most 32, I2C_SMBUS_BLOCK_MAX),
 /// without a count byte (I2C_SMBUS with I2C_SMBUS_I2C_BLOCK_DATA).
 int sbl_i2c_write_block(int descriptor, uint8_t command, const uint8_t *bytes, int length);
-
-/// An SMBus read-byte-data: the byte at `command` into `value` (I2C_SMBUS with
-/// I2C_SMBUS_BYTE_DATA).
-int sbl_i2c_read_byte_data(int descriptor, uint8_t command, uint8_t *value);
 
 #endif
