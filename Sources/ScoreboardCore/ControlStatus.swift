@@ -124,6 +124,11 @@ public struct ControlStatus: Hashable, Sendable {
   /// The answer line, without its newline: `ok home=12 ... keypads=numpad:online`. An
   /// empty device list and no edit session are written `-`.
   public func line() -> String {
+    response.line
+  }
+
+  /// The answer to `status`: `ok` with its words.
+  public var response: ControlResponse {
     let words =
       fields.map { "\($0.name)=\($0.text)" } + [
         "brightness=\(brightness)", "blank=\(isBlanked ? "on" : "off")",
@@ -139,7 +144,7 @@ public struct ControlStatus: Hashable, Sendable {
         link.append("mirror=" + (stale ? "stale" : "live"))
       }
     }
-    return "ok " + (words + link).joined(separator: " ")
+    return .ok((words + link).joined(separator: " "))
   }
 
   /// Parses the answer to `status`, as `line()` writes it.

@@ -3,13 +3,12 @@ import ScoreboardCore
 /// Carries out what control-socket clients ask for; the daemon implements it, and the
 /// `ControlServer` calls it on the loop's thread.
 public protocol ControlHandler: AnyObject {
-  /// Carries out one request from a client and gives `answer` the response line without
-  /// the newline, exactly once: at once, or later (a change once it is saved). The
-  /// server reads no further request of that client until then.
-  ///
-  /// The line is one `ControlResponse` (`ok ...` or `error ...`), as
-  /// `docs/control-protocol.md` lists for each command. The server answers `watch` and
-  /// `help` itself and never passes them here.
+  /// Carries out one request from a client and gives `answer` the response exactly
+  /// once: at once, or later (a change once it is saved). The server reads no further
+  /// request of that client until then, and writes the answer's line
+  /// (`docs/control-protocol.md` lists them for each command). The server answers
+  /// `watch` and `help` itself and never passes them here.
   /// - Parameter client: Names the client for logs, such as `control client 3`.
-  func handle(_ request: ControlRequest, client: String, answer: @escaping (String) -> Void)
+  func handle(
+    _ request: ControlRequest, client: String, answer: @escaping (ControlResponse) -> Void)
 }

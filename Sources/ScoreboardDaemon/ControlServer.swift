@@ -327,10 +327,10 @@ public final class ControlServer {
 
   /// The handler's answer to the client's request: queued, and when it came later, the
   /// client's next requests are read again.
-  private func take(_ response: String, for client: Client) {
+  private func take(_ response: ControlResponse, for client: Client) {
     guard client.awaitsAnswer else { return }
     client.awaitsAnswer = false
-    queue(response, for: client)
+    queue(response.line, for: client)
     guard !client.isInHandler, !client.isClosed else { return }
     answerLines(of: client)
     if !client.isClosed {

@@ -622,10 +622,10 @@ public final class Daemon {
     guard let settings else { return }
     let link = try MQTTLink(
       settings: settings, spec: logic.board.spec, logger: logger, clock: clock,
-      recentCommands: restoredCommandReplies)
-    link.carryOut = { [unowned self] request, origin in
+      recentCommands: restoredCommandReplies
+    ) { [unowned self] request, origin in
       if case .status = request {
-        return (.ok(String(self.controlStatus().line().dropFirst(3))), false)
+        return (self.controlStatus().response, false)
       }
       let (answer, changesState, _) = self.carryOutStep(.request(request, client: origin))
       return (answer ?? .error("'\(request)' cannot be carried out"), changesState)

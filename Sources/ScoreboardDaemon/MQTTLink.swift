@@ -14,9 +14,10 @@ import ScoreboardSettings
 final class MQTTLink {
   /// Carries out a request from the command topic: its answer, and whether it changed
   /// what the state file keeps (its `ok` then waits for the round's save).
-  var carryOut:
-    (ControlRequest, _ origin: String) -> (answer: ControlResponse, changesState: Bool) =
-      { _, _ in (.error("not ready"), false) }
+  typealias CarryOut = (ControlRequest, _ origin: String) -> (
+    answer: ControlResponse, changesState: Bool
+  )
+  private let carryOut: CarryOut
   /// Runs its first argument with the saves of its steps held back, then saves once,
   /// and calls the second when that save is done: with nil when it worked (or none was
   /// needed), else with why it failed.
@@ -59,13 +60,15 @@ final class MQTTLink {
   /// When the state document was last published for a running clock.
   private var lastRunningPublish: Instant?
 
-  /// The link that `settings` describe; nothing is sent until `start()`.
+  /// The link that `settings` describe, carrying out commands with `carryOut`; nothing
+  /// is sent until `start()`.
   ///
   /// - Throws: `DaemonError` (configuration) when the password file cannot be used.
   init(
     settings: MQTTSettings, spec: ScoreboardSpec, logger: Logger, clock: any TimeSource,
-    recentCommands: [SavedState.CommandReply] = []
+    recentCommands: [SavedState.CommandReply] = [], carryOut: @escaping CarryOut
   ) throws(DaemonError) {
+    self.carryOut = carryOut
     self.clock = clock
     self.settings = settings
     self.logger = logger

@@ -321,10 +321,12 @@ import Testing
   @Test func aHandlerThatClosesTheServerMidRequestIsSafe() throws {
     final class Stopper: ControlHandler {
       weak var server: ControlServer?
-      func handle(_ request: ControlRequest, client: String, answer: @escaping (String) -> Void) {
+      func handle(
+        _ request: ControlRequest, client: String, answer: @escaping (ControlResponse) -> Void
+      ) {
         server?.broadcast("event blank on")
         server?.close()
-        answer("ok")
+        answer(.ok(""))
       }
     }
     let fixture = try ServerFixture()

@@ -24,7 +24,9 @@ final class FakeHandler: ControlHandler {
       keypads: [.init(name: "numpad", isOnline: true)], stateFile: .saved)
   }
 
-  func handle(_ request: ControlRequest, client: String, answer: @escaping (String) -> Void) {
+  func handle(
+    _ request: ControlRequest, client: String, answer: @escaping (ControlResponse) -> Void
+  ) {
     requests.append((request, client))
     let response = respond(to: request)
     if holdsAnswers {
@@ -46,21 +48,21 @@ final class FakeHandler: ControlHandler {
     }
   }
 
-  private func respond(to request: ControlRequest) -> String {
+  private func respond(to request: ControlRequest) -> ControlResponse {
     let response: ControlResponse
     switch request {
     case .status:
-      return status.line()
+      return status.response
     case .get(let name):
       response = field(name).map { .ok(fields[$0].text) } ?? unknown(name)
     case .set(let name, let value):
-      guard let index = field(name) else { return unknown(name).line }
+      guard let index = field(name) else { return unknown(name) }
       fields[index].text = value
       server?.broadcast(ControlEvent.value(field: name, text: value).line)
       response = .ok("\(name) \(value)")
     case .add(let name, let amount):
       guard let index = field(name), let value = Int(fields[index].text) else {
-        return unknown(name).line
+        return unknown(name)
       }
       fields[index].text = String(value + amount)
       server?.broadcast(ControlEvent.value(field: name, text: fields[index].text).line)
@@ -83,7 +85,7 @@ final class FakeHandler: ControlHandler {
     case .watch, .help:
       response = .error("the server answers \(request) itself")
     }
-    return response.line
+    return response
   }
 
   private func field(_ name: String) -> Int? {
