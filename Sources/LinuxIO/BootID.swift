@@ -5,15 +5,8 @@
 public enum BootID {
   /// Where the kernel gives it.
   public static let path = "/proc/sys/kernel/random/boot_id"
-  /// The environment variable that replaces it, for tests that simulate a reboot.
-  public static let overrideVariable = "SCOREBOARDD_TEST_BOOT_ID"
-
-  /// This boot's id, or the override's; nil when it cannot be read (no /proc).
+  /// This boot's id; nil when it cannot be read (no /proc).
   public static func current() -> String? {
-    if let override = getenv(overrideVariable) {
-      let text = String(cString: override)
-      return isValid(text) ? text : nil
-    }
     guard let bytes = try? FileDescriptor.readRegularFile(path, limit: 128) else { return nil }
     let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
     return isValid(text) ? text : nil

@@ -56,7 +56,9 @@ public final class Daemon {
 
   /// Checks the state file's and the control socket's folders, opens the control
   /// socket, restores the saved scores and opens every display and keypad of
-  /// `configuration`.
+  /// `configuration`. `clock` gives every time the daemon reads; `bootID` is the boot
+  /// its monotonic instants belong to (a clock saved running in another comes back
+  /// stopped).
   ///
   /// - Throws: `DaemonError`: exit code 78 when a folder is not safe to write in, 69
   ///   when another scoreboardd answers on the control socket, or something that is not
@@ -65,7 +67,8 @@ public final class Daemon {
   public init(
     configuration: Configuration, overrides: ServiceOverrides = ServiceOverrides(),
     gpio: any GPIOBackend, i2c: any I2CBackend = KernelI2CBackend(), logger: Logger,
-    notifier: SystemdNotifier = SystemdNotifier(), clock: any TimeSource = KernelTimeSource()
+    notifier: SystemdNotifier = SystemdNotifier(), clock: any TimeSource = KernelTimeSource(),
+    bootID: String? = BootID.current()
   ) throws(DaemonError) {
     self.clock = clock
     self.configuration = overrides.applied(to: configuration)
@@ -82,7 +85,7 @@ public final class Daemon {
     logic = DaemonLogic(
       board: Scoreboard(spec: configuration.scoreboard), keymaps: Self.keymaps(configuration))
     logic.notesKeys = logger.minimumLevel <= .debug
-    logic.bootID = BootID.current()
+    logic.bootID = bootID
     store = StateStore(
       path: configuration.service.stateFile, logger: logger, inBackground: true, clock: clock)
     try store.prepare()

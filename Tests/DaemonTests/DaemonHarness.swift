@@ -15,7 +15,7 @@ import TestSupport
 /// turn, so that every instant on the wire is exact.
 final class DaemonHarness {
   let folder: TemporaryFolder
-  let clock = SteppedTimeSource(at: .seconds(1_000))
+  let clock: SteppedTimeSource
   let gpio = FakeGPIOBackend()
   let log: LogCapture
   let daemon: Daemon
@@ -68,12 +68,20 @@ final class DaemonHarness {
   }
 
   /// Builds the daemon and runs its start; `keys` are added to the keymap and `extra`
-  /// sections to the board, with `$FOLDER` standing for the harness's folder.
-  init(keys: String = "", extra: String = "") throws {
-    folder = try TemporaryFolder()
+  /// sections to the board, with `$FOLDER` standing for the harness's folder. A daemon
+  /// after another in the same `folder` restores its state file; `bootID` is the boot
+  /// the daemon runs in, and its time starts at `time`.
+  init(
+    folder: TemporaryFolder? = nil, bootID: String = "boot-1", at time: Instant = .seconds(1_000),
+    keys: String = "", extra: String = ""
+  ) throws {
+    self.folder = try folder ?? TemporaryFolder()
+    let folder = self.folder
+    clock = SteppedTimeSource(at: time)
     log = try LogCapture()
     terminal = try PseudoTerminal.open()
     try terminal.master.setNonBlocking()
+    folder.remove("keypad")
     let fifo = try folder.makeFIFO("keypad")
     keypad = try FileDescriptor.open(fifo, .readWrite, options: [.nonBlocking])
     configurationPath = try folder.write(
@@ -84,7 +92,8 @@ final class DaemonHarness {
     let configuration = try ConfigurationFile.load(configurationPath)
     daemon = try Daemon(
       configuration: configuration, gpio: gpio, i2c: FakeI2CBackend(answering: []),
-      logger: log.logger, notifier: SystemdNotifier(environment: [:]), clock: clock)
+      logger: log.logger, notifier: SystemdNotifier(environment: [:]), clock: clock,
+      bootID: bootID)
     try daemon.start()
     try settle()
   }

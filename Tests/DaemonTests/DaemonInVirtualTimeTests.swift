@@ -31,6 +31,8 @@ import Testing
     hold-limit = 2s
     """
   static let clockKeys = "KEY_SPACE = start-stop\nKEY_Z = horn"
+  /// A ten-minute game clock on GPIO lines.
+  static let longClock = gameClock.replacing("length = 0:03", with: "length = 10:00")
 
   @Test func aKeyIsOnTheWireInItsRoundAndItsAnswerWaitsForTheStateFile() throws {
     let harness = try DaemonHarness()
@@ -144,5 +146,43 @@ import Testing
     try harness.advance(by: .seconds(5))
     #expect(harness.isOnline("spare") == true)
     #expect(watcher.readLine(timeout: 1) == "event display spare online")
+  }
+
+  @Test func aClockSavedRunningInAnotherBootComesBackStoppedWhereItStarted() throws {
+    let folder = try TemporaryFolder()
+    let board = Self.clockKeys
+    do {
+      let first = try DaemonHarness(
+        folder: folder, bootID: "boot-1", keys: board, extra: Self.longClock)
+      try first.press("KEY_SPACE")
+      try first.advance(by: .milliseconds(1_500))
+      let client = try first.controlClient()
+      #expect(try first.request("get game", from: client) == "ok 9:58.5")
+    }
+    // The next start is in another boot: the saved start instant is on another clock.
+    let second = try DaemonHarness(
+      folder: folder, bootID: "boot-2", keys: board, extra: Self.longClock)
+    let client = try second.controlClient()
+    #expect(try second.request("get game", from: client) == "ok 10:00.0")
+    #expect(try second.request("status", from: client)?.contains("clocks=game:stopped") == true)
+    #expect(second.log.lines.contains { $0.contains("earlier boot") && $0.contains("10:00.0") })
+  }
+
+  @Test func aClockSavedRunningInThisBootRunsOnFromItsStart() throws {
+    let folder = try TemporaryFolder()
+    let started: Instant
+    do {
+      let first = try DaemonHarness(folder: folder, keys: Self.clockKeys, extra: Self.longClock)
+      started = first.clock.now()
+      try first.press("KEY_SPACE")
+      try first.advance(by: .milliseconds(1_500))
+    }
+    // Down for 2 s of the same boot: the clock ran on meanwhile.
+    let second = try DaemonHarness(
+      folder: folder, at: started + .milliseconds(3_500), keys: Self.clockKeys,
+      extra: Self.longClock)
+    let client = try second.controlClient()
+    #expect(try second.request("get game", from: client) == "ok 9:56.5")
+    #expect(try second.request("status", from: client)?.contains("clocks=game:running") == true)
   }
 }

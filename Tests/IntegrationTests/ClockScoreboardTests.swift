@@ -117,11 +117,10 @@ import Testing
 
     var socket: String { folder.path(of: "control") }
 
-    /// Starts the daemon as if in the boot `bootID`.
-    func start(bootID: String) throws -> DaemonProcess {
-      try DaemonProcess(
-        arguments: ["--config", path], environment: ["SCOREBOARDD_TEST_BOOT_ID": bootID],
-        folder: folder)
+    /// Starts the daemon (a reboot between two is shown in the process, with the boot
+    /// id injected: `DaemonInVirtualTimeTests`).
+    func start() throws -> DaemonProcess {
+      try DaemonProcess(arguments: ["--config", path], folder: folder)
     }
   }
 
@@ -145,7 +144,7 @@ import Testing
 
   @Test func aClockCountsDownOnTheModuleToZeroAndTheHornSounds() throws {
     let board = try Board()
-    let daemon = try board.start(bootID: "boot-1")
+    let daemon = try board.start()
     #expect(board.module.waitUntilShowing("10:00"), "\(board.module.reading)")
     let watcher = try ControlClient(path: board.socket)
     #expect(watcher.request("watch") == "ok watching")
@@ -206,7 +205,7 @@ import Testing
 
   @Test func aRunningClockRunsOnAcrossSIGKILLInTheSameBoot() throws {
     let board = try Board()
-    let first = try board.start(bootID: "boot-1")
+    let first = try board.start()
     let client = try ControlClient(path: board.socket)
     let sent = secondsNow()
     #expect(client.request("start") == "ok game 10:00.0 running")
@@ -219,7 +218,7 @@ import Testing
     // ... and while it is down: the clock started between `sent` and `answered`, and is
     // read between `asked` and `read`, so it has run at least `asked - answered` and at
     // most `read - sent`; counting down, what it says is rounded up to the tenth.
-    let second = try board.start(bootID: "boot-1")
+    let second = try board.start()
     let again = try ControlClient(path: board.socket)
     let asked = secondsNow()
     let answer = again.request("get game")
@@ -233,34 +232,9 @@ import Testing
     #expect(second.waitForExit() == 0)
   }
 
-  @Test func aRebootStopsTheClockAtTheTimeItWasStartedFrom() throws {
-    let board = try Board()
-    let first = try board.start(bootID: "boot-1")
-    let client = try ControlClient(path: board.socket)
-    #expect(client.request("start") == "ok game 10:00.0 running")
-    // It runs before the daemon is killed.
-    #expect(board.module.waitUntilShowing(" 9:58"), "\(board.module.reading)")
-    first.send(signal: SIGKILL)
-    #expect(first.waitForExit() == 128 + SIGKILL)
-
-    let second = try board.start(bootID: "boot-2")
-    let again = try ControlClient(path: board.socket)
-    #expect(again.request("get game") == "ok 10:00.0")
-    #expect(again.request("status")?.contains("clocks=game:stopped") == true)
-    #expect(
-      second.waitForStderr {
-        $0.contains("clock game was running") && $0.contains("earlier boot")
-          && $0.contains("stopped at 10:00.0")
-      }, "\(second.stderrText)")
-    // It starts again from there.
-    #expect(again.request("start") == "ok game 10:00.0 running")
-    second.send(signal: SIGTERM)
-    #expect(second.waitForExit() == 0)
-  }
-
   @Test func aClockThatRanOutWhileTheDaemonWasDownComesBackAtZero() throws {
     let board = try Board()
-    let first = try board.start(bootID: "boot-1")
+    let first = try board.start()
     let client = try ControlClient(path: board.socket)
     #expect(client.request("set game 0:01") == "ok game 1.0")
     #expect(client.request("start") == "ok game 1.0 running")
@@ -271,7 +245,7 @@ import Testing
     // it end.
     #expect(waitUntil { secondsNow() > startedBy + 1.5 })
 
-    let second = try board.start(bootID: "boot-1")
+    let second = try board.start()
     let again = try ControlClient(path: board.socket)
     #expect(again.request("get game") == "ok 0.0")
     let status = again.request("status") ?? ""
