@@ -77,17 +77,6 @@ int sbl_open_pseudo_terminal(char *slave_path, size_t size) {
   return master;
 }
 
-int sbl_terminal_is_exclusive(int descriptor, int *exclusive) {
-#ifdef TIOCGEXCL
-  return ioctl(descriptor, TIOCGEXCL, exclusive);
-#else
-  (void)descriptor;
-  (void)exclusive;
-  errno = ENOSYS;
-  return -1;
-#endif
-}
-
 int sbl_epoll_watching(const int *descriptors, size_t count) {
   int epoll = epoll_create1(EPOLL_CLOEXEC);
   if (epoll == -1) {

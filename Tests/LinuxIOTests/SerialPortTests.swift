@@ -1,7 +1,7 @@
-import CScoreboardLinux
 @preconcurrency import Glibc
 import ScoreboardSettings
 import TestExpectations
+import TestSupport
 import Testing
 
 @testable import LinuxIO
@@ -200,30 +200,49 @@ import Testing
     #expect(try buffer.withUnsafeMutableBytes { try pair.port.read(into: $0) } == 0)
   }
 
-  /// Whether the shim can read a terminal's exclusive-use flag: built with kernel headers
-  /// without TIOCGEXCL (before Linux 3.8), it answers ENOSYS for any descriptor.
-  static let canReadExclusiveUse: Bool = {
-    var exclusive: CInt = 0
-    return sbl_terminal_is_exclusive(-1, &exclusive) == 0 || errno != ENOSYS
-  }()
-
-  @Test(.enabled(if: canReadExclusiveUse, "this build cannot read the flag (no TIOCGEXCL)"))
-  func portTakesExclusiveUse() throws {
+  /// Another process's open of a port in use fails with EBUSY (TIOCEXCL). The flag does
+  /// not stop a process with CAP_SYS_ADMIN, so as root the other open is made by a shell
+  /// that `setpriv` runs as nobody, without capabilities.
+  @Test func anotherOpenOfAPortInUseIsBusy() throws {
     let pair = try PortOnPseudoTerminal()
-    var exclusive: CInt = 0
-    try #require(sbl_terminal_is_exclusive(pair.port.fileDescriptor.rawValue, &exclusive) == 0)
-    #expect(exclusive == 1)
+    guard geteuid() == 0 else {
+      do {
+        _ = try SerialPort(path: pair.port.path, settings: SerialSettings())
+        Issue.record("a second open of \(pair.port.path) succeeded")
+      } catch let error as IOError {
+        #expect(error.errno == Errno(rawValue: EBUSY))
+      }
+      return
+    }
+    try #require(access("/usr/bin/setpriv", X_OK) == 0, "setpriv (util-linux) is missing")
+    // The pseudo-terminal is root's: let everyone open it, so that only the flag refuses.
+    #expect(chmod(pair.port.path, 0o666) == 0)
+    let folder = try TemporaryFolder()
+    let (status, errors) = try Self.run(
+      [
+        "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+        "--inh-caps=-all", "--bounding-set=-all", "--", "/bin/sh", "-c", #"exec 3<>"$1""#,
+        "sh", pair.port.path,
+      ], errorsTo: folder.path(of: "stderr"))
+    #expect(status != 0, "the unprivileged open succeeded")
+    #expect(errors.contains("busy"), "\(errors)")
   }
 
-  @Test(.enabled(if: geteuid() != 0, "exclusive use does not stop a process with CAP_SYS_ADMIN"))
-  func anotherOpenOfAPortInUseIsBusy() throws {
-    let pair = try PortOnPseudoTerminal()
-    do {
-      _ = try SerialPort(path: pair.port.path, settings: SerialSettings())
-      Issue.record("a second open of \(pair.port.path) succeeded")
-    } catch let error as IOError {
-      #expect(error.errno == Errno(rawValue: EBUSY))
-    }
+  /// Runs `arguments` and waits for it: its exit status and what it wrote to standard
+  /// error (kept in the file `errorsTo`).
+  static func run(_ arguments: [String], errorsTo path: String) throws -> (CInt, String) {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 2, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    let argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+    try #require(result == 0, "posix_spawn \(arguments[0]): \(result)")
+    var status: CInt = 0
+    waitpid(pid, &status, 0)
+    return (status, readTextFile(path) ?? "")
   }
 
   @Test(arguments: invalidSettings)

@@ -38,11 +38,6 @@ int sbl_signalfd_read(int descriptor, int *signal_number, int *code, pid_t *send
 /// Returns the master descriptor.
 int sbl_open_pseudo_terminal(char *slave_path, size_t size);
 
-/// Stores in `exclusive` whether the terminal `descriptor` is in exclusive mode
-/// (TIOCEXCL), read with the TIOCGEXCL ioctl. Returns 0, or -1 with errno (ENOSYS when
-/// the kernel headers lack TIOCGEXCL).
-int sbl_terminal_is_exclusive(int descriptor, int *exclusive);
-
 /// ppoll(entries, count, timeout, NULL): waits until one of `entries` is ready or
 /// `timeout` (nanosecond resolution; NULL: no limit) has passed, with the signal mask
 /// as it is. Returns the number of ready entries, 0 when the timeout passed.
