@@ -236,7 +236,11 @@ import Testing
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 2, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     let argv = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer {
+      for pointer in argv {
+        free(pointer)
+      }
+    }
     var pid: pid_t = 0
     let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
     try #require(result == 0, "posix_spawn \(arguments[0]): \(result)")
