@@ -81,24 +81,9 @@ step() { # NAME WHAT COMMAND...
 }
 
 # ---- host packages
-host_packages() { # PACKAGE...: installs the missing ones as root, else says how to
-  local missing=() package
-  for package in "$@"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
-      missing+=("$package")
-  done
-  [ ${#missing[@]} -eq 0 ] && return
-  if [ "$(id -u)" = 0 ]; then
-    echo "Installing: ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-      { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-        --no-install-recommends "${missing[@]}"; }
-  else
-    echo "The arm64 test machine of scoreboardd needs these Debian packages. Install them with:"
-    echo "  sudo apt-get install --no-install-recommends ${missing[*]}"
-    exit 1
-  fi
-}
+host_packages_needed_by="The arm64 test machine of scoreboardd needs"
+# shellcheck source=scripts/host-packages.sh
+. scripts/host-packages.sh
 
 # ---- the kernel, resolved through a private apt configuration
 # Sets kver (7.3.4+deb13-arm64) and kversion (the package version): the kernel that

@@ -26,24 +26,9 @@ fail() {
 }
 
 # ---- host packages
-host_packages() { # PACKAGE...: installs the missing ones as root, else says how to
-  local missing=() package
-  for package in "$@"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
-      missing+=("$package")
-  done
-  [ ${#missing[@]} -eq 0 ] && return
-  if [ "$(id -u)" = 0 ]; then
-    echo "Installing: ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-      { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-        --no-install-recommends "${missing[@]}"; }
-  else
-    echo "The virtual-machine tests need these Debian packages. Install them with:"
-    echo "  sudo apt-get install --no-install-recommends ${missing[*]}"
-    exit 1
-  fi
-}
+host_packages_needed_by="The virtual-machine tests need"
+# shellcheck source=scripts/host-packages.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/host-packages.sh"
 
 # ---- the kernel from bookworm-backports, through a private apt configuration
 hil_apt() { APT_CONFIG="$apt_config" apt-get "$@"; }
