@@ -143,9 +143,6 @@ public final class Daemon {
     try mqtt?.start()
   }
 
-  /// Whether a signal, a hang-up or `requestStop` asked the daemon to stop.
-  public var isStopping: Bool { stopRequested }
-
   /// One round of the loop: waits until a descriptor is ready or the earliest deadline
   /// comes, but at most `longestWait` (nil: as long as that takes), then serves what is
   /// ready and what is due, displays first.
@@ -187,11 +184,6 @@ public final class Daemon {
     Self.earlier(
       Self.earlier(boardDeadline, devices.watch()),
       Self.earlier(store.retryAt, reporter.nextWatchdogPing))
-  }
-
-  /// Asks the daemon to stop, as SIGTERM does.
-  public func requestStop(because reason: String) {
-    stop(because: reason)
   }
 
   /// What `run` does once it is asked to stop: tells systemd, waits for the state file's

@@ -1,6 +1,8 @@
 import ScoreboardCore
 import TestSupport
 
+@testable import ScoreboardConfig
+
 /// A text scenario (`Tests/Scenarios/*.scenario`, the format is in the README there): a
 /// configuration, then timed steps (keys, control requests) and what must be true at
 /// their times (a display's text, events, answers, horns).
@@ -67,15 +69,15 @@ struct Scenario {
   /// Parses a scenario's text; errors name `file` and the line.
   init(parsing text: String, file: String) throws {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    guard let separator = lines.firstIndex(where: { $0.trimmed == "---" }) else {
+    guard let separator = lines.firstIndex(where: { $0.trimmed() == "---" }) else {
       throw ScenarioError("\(file): no line '---' ends the configuration")
     }
     var configuration = ""
     var ownStart = 0
     for (index, line) in lines[..<separator].enumerated() {
-      let words = line.trimmed.split(separator: " ", maxSplits: 1)
+      let words = line.trimmed().split(separator: " ", maxSplits: 1)
       if words.first == "use", words.count == 2 {
-        let used = String(words[1]).trimmed
+        let used = words[1].trimmed()
         guard let included = readTextFile(Self.folder + "/configurations/" + used) else {
           throw ScenarioError("\(file):\(index + 1): no configuration '\(used)'")
         }
@@ -89,7 +91,7 @@ struct Scenario {
     steps = []
     var previous = Instant.zero
     for index in lines.indices.dropFirst(separator + 1) {
-      let line = lines[index].trimmed
+      let line = lines[index].trimmed()
       guard !line.isEmpty, !line.hasPrefix("#") else { continue }
       let number = index + 1
       let (timeText, rest) = line.splitOnce()
@@ -208,18 +210,10 @@ struct ScenarioError: Error, CustomStringConvertible {
 }
 
 extension String {
-  fileprivate var trimmed: String {
-    let characters = Array(self)
-    guard let first = characters.firstIndex(where: { $0 != " " && $0 != "\t" && $0 != "\r" })
-    else { return "" }
-    let last = characters.lastIndex(where: { $0 != " " && $0 != "\t" && $0 != "\r" })!
-    return String(characters[first...last])
-  }
-
   /// The first word and the rest, trimmed.
   fileprivate func splitOnce() -> (String, String) {
-    let words = trimmed.split(separator: " ", maxSplits: 1)
-    return (words.first.map(String.init) ?? "", words.count > 1 ? String(words[1]).trimmed : "")
+    let words = trimmed().split(separator: " ", maxSplits: 1)
+    return (words.first.map(String.init) ?? "", words.count > 1 ? words[1].trimmed() : "")
   }
 }
 

@@ -50,7 +50,7 @@ struct ScenarioRunner {
 
   /// The deadlines up to `time`, each at its instant.
   private mutating func passTime(to time: Instant) {
-    var now = max(logic.time, .zero)
+    var now = logic.time
     while let deadline = logic.board.nextDeadline(after: now), deadline <= time {
       record(logic.step(.deadline, at: deadline))
       now = deadline
