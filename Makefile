@@ -26,7 +26,7 @@
 
 SWIFT ?= swift
 # Debian packages the build needs (system C libraries and their pkg-config files).
-DEB_PACKAGES := pkg-config libinih-dev libgpiod-dev libmosquitto-dev
+DEB_PACKAGES := pkg-config libgpiod-dev libmosquitto-dev
 # What make test's MQTT tests run: a real broker of their own on a loopback port
 # (mosquitto, whose package also enables the system's mosquitto.service on port 1883,
 # which the tests leave alone), independent clients (mosquitto_pub, mosquitto_sub) and
@@ -146,7 +146,7 @@ check-man:
 test-gpiod2: deps toolchain
 	SWIFT="$(SWIFT)" bash scripts/libgpiod2.sh
 
-# Debian trixie ships its own Swift (swiftlang 6.0), libgpiod 2.2 and libinih: this runs
+# Debian trixie ships its own Swift (swiftlang 6.0) and libgpiod 2.2: this runs
 # the whole of make test with them, in a trixie root made by debootstrap in
 # ~/.cache/scoreboardd/trixie-root (made once, again when its package list changes) with
 # the clone bind-mounted in it and its own build folder (see scripts/test-trixie.sh).

@@ -21,11 +21,8 @@ let package = Package(
     // serial line settings, GPIO lines and their settings, digit and chain orders, log
     // levels. No I/O, no dependencies.
     .target(name: "ScoreboardSettings"),
-    // libinih, the INI parser, from the system (apt: libinih-dev).
-    .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
-    // INI file -> validated Configuration.
-    .target(
-      name: "ScoreboardConfig", dependencies: ["ScoreboardCore", "ScoreboardSettings", "CInih"]),
+    // INI file -> validated Configuration, read by its own reader (no C library).
+    .target(name: "ScoreboardConfig", dependencies: ["ScoreboardCore", "ScoreboardSettings"]),
     // libgpiod, v1 (1.6) or v2 (2.x), from the system (apt: libgpiod-dev). Only the C shim
     // uses it.
     .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),

@@ -181,14 +181,14 @@ if [ ! -f "$pkgconfig/libgpiod.pc" ]; then
   ls "$cache"/debs/libgpiod3_*.deb "$cache"/debs/libgpiod-dev_*.deb >/dev/null 2>&1 || download
   unpack
 fi
-# SwiftPM reads .pc files itself and keeps a -L of the system's library folder, which
-# inih's has: a target linking inih before libgpiod would find the system's libgpiod 1.6
-# there first. libmosquitto's has one too (Debian's says /usr/lib, which holds no
-# libgpiod today, but a multiarch libdir would be the folder of libgpiod 1.6). Copies of
-# inih.pc and libmosquitto.pc without that -L, beside the rewritten libgpiod.pc, keep
-# the unpacked libgpiod 2 first for every product; the linker still finds their
-# libraries in its own default folders.
-for module in inih libmosquitto; do
+# SwiftPM reads .pc files itself and keeps a -L of the system's library folder: a target
+# linking a library whose .pc has one before libgpiod would find the system's libgpiod
+# 1.6 there first. libmosquitto's has one (Debian's says /usr/lib, which holds no
+# libgpiod today, but a multiarch libdir would be the folder of libgpiod 1.6). A copy of
+# libmosquitto.pc without that -L, beside the rewritten libgpiod.pc, keeps the unpacked
+# libgpiod 2 first for every product; the linker still finds libmosquitto in its own
+# default folders.
+for module in libmosquitto; do
   system_pc=$(PKG_CONFIG_PATH='' pkg-config --variable=pcfiledir "$module")/$module.pc
   # shellcheck disable=SC2016 # ${libdir} is the .pc file's own variable
   sed -e 's|^Libs: -L${libdir} |Libs: |' "$system_pc" >"$pkgconfig/$module.pc.new"

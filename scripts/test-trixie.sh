@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole of `make test` (warnings as errors, the format lint where the toolchain
 # has `swift format`, every test) inside a Debian trixie root, with trixie's own Swift
-# (swiftlang 6.0.3), libgpiod 2.2.1 and libinih: the stack Raspberry Pi OS trixie ships.
+# (swiftlang 6.0.3) and libgpiod 2.2.1: the stack Raspberry Pi OS trixie ships.
 # The root is scripts/trixie-root.sh's, in the cache folder, made once and reused.
 #
 #   scripts/test-trixie.sh [ARGUMENTS FOR make test]

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # A Debian trixie root made by debootstrap in the cache folder, outside the clone, for
-# the scripts that build or test with trixie's own Swift (swiftlang 6.0.3), libgpiod 2.2
-# and libinih: scripts/test-trixie.sh (make test-trixie) and scripts/deb.sh (make deb).
+# the scripts that build or test with trixie's own Swift (swiftlang 6.0.3) and libgpiod
+# 2.2: scripts/test-trixie.sh (make test-trixie) and scripts/deb.sh (make deb).
 #
 # The root is made once with `debootstrap --variant=minbase` and reused; it is made anew
 # when what it is made of changes (a stamp beside it lists the suite, the mirror and the
@@ -43,7 +43,7 @@ readonly inside=/scoreboardd
 # openssl (a throwaway CA for the TLS listener) for the MQTT tests, which start brokers
 # of their own on loopback ports. The root starts no service: see policy-rc.d below.
 readonly packages=(
-  swiftlang libgpiod-dev libinih-dev libmosquitto-dev pkg-config make git libc6-dev
+  swiftlang libgpiod-dev libmosquitto-dev pkg-config make git libc6-dev
   libstdc++-14-dev
   systemd procps man-db groff-base python3 util-linux mosquitto mosquitto-clients openssl
   build-essential debhelper dpkg-dev lintian file binutils-aarch64-linux-gnu
@@ -53,7 +53,7 @@ readonly packages=(
 # libssl3t64:arm64, libcares2:arm64 and so on), so that lld finds every library the
 # shared ones need.
 readonly arm64_packages=(
-  libc6-dev:arm64 libstdc++-14-dev:arm64 libgpiod-dev:arm64 libinih-dev:arm64
+  libc6-dev:arm64 libstdc++-14-dev:arm64 libgpiod-dev:arm64
   libmosquitto-dev:arm64
 )
 # In the root: the arm64 Swift runtime, the SDK bundle, and the sysroot the SDK names

@@ -22,7 +22,7 @@ struct ConfigurationParser {
   ///
   /// - Throws: `ConfigurationError` with every problem, in line order.
   mutating func parse(_ text: String) throws(ConfigurationError) -> Configuration {
-    let document = IniStreamReader.read(text, file: path)
+    let document = IniReader.read(text, file: path)
     diagnostics = document.diagnostics
     for entry in document.entriesBeforeFirstSection {
       diagnostics.append(

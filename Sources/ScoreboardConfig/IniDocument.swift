@@ -21,7 +21,7 @@ struct IniSection: Hashable {
   var entries: [IniEntry] = []
 }
 
-/// An INI file as libinih reads it: sections in file order, the entries that come before
+/// An INI file as `IniReader` reads it: sections in file order, the entries that come before
 /// the first section, and the lines that are not valid INI.
 struct IniDocument {
   /// The sections in file order, including those without keys.

@@ -19,7 +19,7 @@ let fuzzTargets: [Target] = [
     dependencies: ["FuzzSupport", scoreboardd("LinuxIO"), scoreboardd("ScoreboardDrivers")]),
   // Control requests, and the daemon's answers as scoreboardctl reads them.
   .target(name: "FuzzControlRequest", dependencies: ["FuzzSupport"]),
-  // Configuration text -> Configuration (through libinih) -> Scoreboard.
+  // Configuration text -> Configuration -> Scoreboard.
   .target(
     name: "FuzzConfiguration", dependencies: ["FuzzSupport", scoreboardd("ScoreboardConfig")]),
   // State file text -> SavedState -> Scoreboard.

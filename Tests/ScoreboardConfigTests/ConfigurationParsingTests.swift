@@ -156,7 +156,7 @@ import Testing
     #expect(configuration.scoreboard.editTimeout == .seconds(15))
   }
 
-  @Test func readsIniSyntaxAsLibinihDoes() throws {
+  @Test func readsTheFileFormatsIniRules() throws {
     let text =
       "\u{FEFF}; a comment\r\n"
       + "# another comment\r\n"

@@ -3,7 +3,7 @@ import ScoreboardConfig
 import ScoreboardCore
 
 /// The text of a configuration file, read as the daemon reads it (invalid UTF-8
-/// replaced) and parsed through libinih.
+/// replaced) and parsed.
 ///
 /// A file with errors must describe them without a raw control character from the file.
 /// A file that parses must give a scoreboard that takes every action its keymaps bind,
