@@ -124,7 +124,8 @@ let package = Package(
     .testTarget(
       name: "ControlTests",
       dependencies: [
-        "ScoreboardDaemon", "ScoreboardCore", "LinuxIO", "scoreboardctl", "TestSupport",
+        "ScoreboardDaemon", "ScoreboardLogic", "ScoreboardConfig", "ScoreboardCore", "LinuxIO",
+        "scoreboardctl", "TestSupport",
       ]),
     // The daemon's logic, state file and status, in the process, with explicit times and
     // failures injected at the system-call seam.

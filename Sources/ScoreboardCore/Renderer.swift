@@ -1,10 +1,5 @@
 /// Turns the scoreboard's state at a moment into one `Frame` per display.
 public enum Renderer {
-  /// The frames of every display, in `spec.displays` order.
-  public static func frames(of board: Scoreboard, at now: Instant) -> [Frame] {
-    board.spec.displays.map { frame(of: board, display: $0, at: now) }
-  }
-
   /// The frame of one display; its `fieldTexts` only when `withTexts` (a display that
   /// shows segments has no use for them).
   public static func frame(
@@ -154,14 +149,6 @@ public enum Renderer {
       return false
     }
     return true
-  }
-
-  /// The cells of one field at `now`: its value, or its entry with the cursor while it
-  /// is being edited, dark while a refused key flashes it.
-  public static func fieldCells(of board: Scoreboard, field index: Int, at now: Instant)
-    -> [Segments]
-  {
-    fieldRendering(of: board, field: index, at: now).cells
   }
 
   /// The cells of one field at `now`, and the cell of the field after which a colon is

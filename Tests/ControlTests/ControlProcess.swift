@@ -7,6 +7,7 @@ import Testing
 /// standard error on pipes. The test thread runs the server's loop while it waits.
 final class ControlProcess {
   let pid: pid_t
+  private let child: ChildProcess
   private let standardOutputPipe: FileDescriptor
   private let standardErrorPipe: FileDescriptor
   private var outputBytes: [UInt8] = []
@@ -18,66 +19,21 @@ final class ControlProcess {
   var standardOutput: String { String(decoding: outputBytes, as: UTF8.self) }
   var standardError: String { String(decoding: errorBytes, as: UTF8.self) }
 
-  /// The folder of the built products: the test bundle lives beside the binaries.
-  static var productsFolder: String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    precondition(length > 0, "cannot read /proc/self/exe")
-    let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var folder = path[..<(path.lastIndex(of: "/") ?? path.endIndex)]
-    // swift-testing runs from `<products>/scoreboarddPackageTests.xctest`.
-    while folder.hasSuffix(".xctest") || folder.contains(".xctest/") {
-      folder = folder[..<(folder.lastIndex(of: "/") ?? folder.endIndex)]
-    }
-    return String(folder)
-  }
-
   /// Starts `scoreboardctl` with `arguments` and only `PATH` and `environment` in its
   /// environment; standard input is /dev/null.
   init(_ arguments: [String], environment: [String: String] = [:]) throws {
-    let binary = Self.productsFolder + "/scoreboardctl"
-    let output = try FileDescriptor.pipe()
-    let errors = try FileDescriptor.pipe()
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, output.writeEnd.rawValue, 1)
-    posix_spawn_file_actions_adddup2(&actions, errors.writeEnd.rawValue, 2)
-
-    let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var variables = environment
-    if let path = getenv("PATH") {
-      variables["PATH"] = String(cString: path)
-    }
-    let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for pointer in envp { free(pointer) } }
-
-    var child: pid_t = 0
-    let result = posix_spawn(&child, binary, &actions, nil, argv, envp)
-    try output.writeEnd.close()
-    try errors.writeEnd.close()
-    guard result == 0 else {
-      try? output.readEnd.close()
-      try? errors.readEnd.close()
-      throw IOError(operation: "posix_spawn", path: binary, errno: Errno(rawValue: result))
-    }
-    pid = child
-    standardOutputPipe = output.readEnd
-    standardErrorPipe = errors.readEnd
+    child = try ChildProcess(
+      executable: ChildProcess.productsFolder + "/scoreboardctl", arguments: arguments,
+      environment: environment)
+    pid = child.pid
+    standardOutputPipe = child.standardOutput
+    standardErrorPipe = child.standardError
     try standardOutputPipe.setNonBlocking()
     try standardErrorPipe.setNonBlocking()
   }
 
   deinit {
-    if exitStatus == nil {
-      kill(pid, SIGKILL)
-      var status: CInt = 0
-      waitpid(pid, &status, 0)
-    }
-    try? standardOutputPipe.close()
-    try? standardErrorPipe.close()
+    child.end(reaped: exitStatus != nil)
   }
 
   /// Runs `loop` (if any) and collects the output until `condition` holds or the process

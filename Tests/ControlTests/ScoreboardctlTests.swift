@@ -44,7 +44,7 @@ import Testing
 
   @Test(arguments: [
     (["get", "home"], "0\n"), (["set", "home", "12"], "home 12\n"),
-    (["add", "away", "-2"], "away -2\n"), (["add", "away", "+3"], "away 3\n"),
+    (["add", "away", "-2"], "away 0\n"), (["add", "away", "+3"], "away 3\n"),
     (["press", "KEY_KPENTER", "numpad"], "commit\n"), (["undo"], ""), (["reset"], ""),
     (["brightness", "up"], "brightness 9\n"), (["brightness", "4"], "brightness 4\n"),
     (["blank", "on"], "blank on\n"), (["help"], ControlRequest.helpText + "\n"),

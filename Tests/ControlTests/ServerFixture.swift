@@ -5,11 +5,11 @@ import TestSupport
 import Testing
 
 /// A control server on a socket in a fresh temporary folder, with its own poll loop and
-/// a `FakeHandler`; the test thread runs the loop.
+/// a `ScoreboardHandler`; the test thread runs the loop.
 final class ServerFixture {
   let folder: TemporaryFolder
   let loop = PollLoop()
-  let handler: FakeHandler
+  let handler: ScoreboardHandler
   let server: ControlServer
   private let logOutput: FileDescriptor
 
@@ -18,7 +18,7 @@ final class ServerFixture {
   init(maximumClients: Int = 8) throws {
     folder = try TemporaryFolder()
     logOutput = try FileDescriptor.open("/dev/null", .writeOnly)
-    handler = FakeHandler()
+    handler = try ScoreboardHandler()
     server = try ControlServer(
       path: folder.path(of: "control"), maximumClients: maximumClients, loop: loop,
       handler: handler,

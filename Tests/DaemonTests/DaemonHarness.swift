@@ -23,23 +23,23 @@ final class DaemonHarness {
   /// The line of the S7S module `score`, and what the module shows.
   private let terminal: PseudoTerminal
   private var module = SerialSevenSegmentEmulator()
+  private var receivedBytes = 0
   private let keypad: FileDescriptor
 
-  /// The board: `score` (4 cells: home 1-2, away 3-4) on the S7S module, a keypad
-  /// `numpad` with `keys` added to its keymap, and `extra` sections.
+  /// The board: `score` (4 cells: home 1-2, away 3-4) on the S7S module at `baud`, a
+  /// keypad `numpad` with `keys` added to its keymap, and `extra` sections.
   static func configuration(
-    folder: TemporaryFolder, port: String, keys: String = "", extra: String
+    folder: TemporaryFolder, port: String, baud: Int = 115_200, keys: String = "",
+    extra: String
   ) -> String {
     """
-    [scoreboard]
-    state-file = \(folder.path(of: "state"))
-    control-socket = \(folder.path(of: "control"))
+    \(ScoreboardSection.text(in: folder))
     blink-interval = 500ms
 
     [display score]
     driver = s7s
     port = \(port)
-    baud = 115200
+    baud = \(baud)
 
     [field home]
     display = score
@@ -68,16 +68,19 @@ final class DaemonHarness {
   }
 
   /// Builds the daemon and runs its start; `keys` are added to the keymap and `extra`
-  /// sections to the board, with `$FOLDER` standing for the harness's folder. A daemon
-  /// after another in the same `folder` restores its state file; `bootID` is the boot
-  /// the daemon runs in, and its time starts at `time`.
+  /// sections to the board, with `$FOLDER` standing for the harness's folder; the S7S
+  /// module's line runs at `baud`; the GPIO lines debounce in the kernel when
+  /// `kernelDebounce` says so (libgpiod v2), or not (v1). A daemon after another in the
+  /// same `folder` restores its state file; `bootID` is the boot the daemon runs in, and
+  /// its time starts at `time`.
   init(
     folder: TemporaryFolder? = nil, bootID: String = "boot-1", at time: Instant = .seconds(1_000),
-    keys: String = "", extra: String = ""
+    baud: Int = 115_200, kernelDebounce: Bool = true, keys: String = "", extra: String = ""
   ) throws {
     self.folder = try folder ?? TemporaryFolder()
     let folder = self.folder
     clock = SteppedTimeSource(at: time)
+    gpio.supportsKernelDebounce = kernelDebounce
     log = try LogCapture()
     terminal = try PseudoTerminal.open()
     try terminal.master.setNonBlocking()
@@ -87,7 +90,7 @@ final class DaemonHarness {
     configurationPath = try folder.write(
       "scoreboardd.conf",
       Self.configuration(
-        folder: folder, port: terminal.slavePath, keys: keys,
+        folder: folder, port: terminal.slavePath, baud: baud, keys: keys,
         extra: extra.replacing("$FOLDER", with: folder.path)))
     let configuration = try ConfigurationFile.load(configurationPath)
     daemon = try Daemon(
@@ -159,16 +162,28 @@ final class DaemonHarness {
 
   /// What the S7S module shows now, as the segment font reads its digits.
   var shows: String {
+    receive()
+    let cells = module.digits.map { glyph -> Segments in
+      if case .segments(let bits) = glyph { Segments(rawValue: bits) } else { .blank }
+    }
+    return SegmentFont.text(for: cells)
+  }
+
+  /// The bytes the S7S module has received since the daemon started.
+  var bytesOnWire: Int {
+    receive()
+    return receivedBytes
+  }
+
+  /// Feeds what the daemon wrote to the S7S module's line to the module.
+  private func receive() {
     var chunk = [UInt8](repeating: 0, count: 4096)
     while let count = try? chunk.withUnsafeMutableBytes({ try terminal.master.read(into: $0) }),
       count > 0
     {
       module.receive(Array(chunk[..<count]))
+      receivedBytes += count
     }
-    let cells = module.digits.map { glyph -> Segments in
-      if case .segments(let bits) = glyph { Segments(rawValue: bits) } else { .blank }
-    }
-    return SegmentFont.text(for: cells)
   }
 
   /// The path of the S7S module's line.

@@ -58,6 +58,87 @@ import Testing
     #expect(harness.shows == " 1 7")
   }
 
+  /// 99 keys on a 2400-baud line, `interval` apart, each carried out in a round of its
+  /// own: the bytes the S7S module received until it showed 99, and those it had
+  /// received when the last key came.
+  private static func bytesForKeys(every interval: Duration) throws -> (total: Int, duringKeys: Int)
+  {
+    let harness = try DaemonHarness(baud: 2400)
+    try harness.advance(by: .seconds(1))
+    let before = harness.bytesOnWire
+    for _ in 1...99 {
+      try harness.advance(by: interval)
+      try harness.press("KEY_KPPLUS")
+    }
+    let duringKeys = harness.bytesOnWire - before
+    try harness.advance(by: .seconds(1))
+    #expect(harness.shows == "99 0", "the final state")
+    return (harness.bytesOnWire - before, duringKeys)
+  }
+
+  @Test func keysFasterThanTheWireAreCoalescedToTheLatestFrame() throws {
+    // A byte takes 1/240 s at 2400 baud (ten bits a byte). Keys a second apart leave the
+    // line idle between them: every key's update goes out whole.
+    let onePerKey = try Self.bytesForKeys(every: .seconds(1)).total
+    // Keys 2 ms apart: in the 198 ms from the first to the last, the line carries 47
+    // bytes; the daemon never writes ahead of it, so the frames it had no time for are
+    // never sent, and the last key's frame follows: 47 bytes and one frame in all.
+    let fast = try Self.bytesForKeys(every: .milliseconds(2))
+    let longestFrame = 6
+    #expect(fast.duringKeys <= 47 + longestFrame)
+    #expect(fast.total <= 47 + 2 * longestFrame)
+    #expect(fast.total * 3 < onePerKey, "\(fast.total) bytes; \(onePerKey) for one update per key")
+  }
+
+  /// A button on GPIO17 that adds 1 to away, debounced for 20 ms.
+  static let button = """
+    [keypad buttons]
+    driver = gpio-buttons
+    keymap = buttons
+    BTN_0 = GPIO17
+    debounce = 20ms
+
+    [keymap buttons]
+    BTN_0 = add away +1
+    """
+
+  @Test func theKernelDebouncesAButtonWhereItCan() throws {
+    let harness = try DaemonHarness(kernelDebounce: true, extra: Self.button)
+    let button = try #require(harness.lines(of: "GPIO17"))
+    #expect(button.settings[0].debounce == 20_000_000)
+  }
+
+  @Test func whereTheKernelCannotTheDaemonDebouncesAButton() throws {
+    let harness = try DaemonHarness(kernelDebounce: false, extra: Self.button)
+    let button = try #require(harness.lines(of: "GPIO17"))
+    #expect(button.settings[0].debounce == nil)
+    let start = harness.clock.now()
+    /// Drives the button's line to `level` at `milliseconds` after the start.
+    func drive(_ level: Bool, at milliseconds: Int64) throws {
+      try harness.advance(to: start + .milliseconds(milliseconds))
+      button.drive(0, level, at: harness.clock.now().nanoseconds)
+      try harness.settle()
+    }
+    // A press that bounces, then stays: it counts once, 20 ms after its last edge.
+    try drive(true, at: 0)
+    try drive(false, at: 2)
+    try drive(true, at: 4)
+    try harness.advance(to: start + .milliseconds(23))
+    #expect(harness.shows == " 0 0")
+    try harness.advance(to: start + .milliseconds(24))
+    #expect(harness.shows == " 0 1")
+    // A glitch shorter than the period while it is held is no press; nor is the release.
+    try drive(false, at: 100)
+    try drive(true, at: 105)
+    try drive(false, at: 300)
+    try harness.advance(to: start + .milliseconds(400))
+    #expect(harness.shows == " 0 1")
+    // The next press counts.
+    try drive(true, at: 500)
+    try harness.advance(to: start + .milliseconds(520))
+    #expect(harness.shows == " 0 2")
+  }
+
   @Test func aClockCountsDownOnTheWireAndTheHornSoundsAtZeroForItsDuration() throws {
     let harness = try DaemonHarness(keys: Self.clockKeys, extra: Self.gameClock)
     let horn = try #require(harness.lines(of: "GPIO13"))

@@ -77,9 +77,7 @@ import Testing
 
   static func configuration(folder: TemporaryFolder, port: String) -> String {
     """
-    [scoreboard]
-    state-file = \(folder.path(of: "state"))
-    control-socket = \(folder.path(of: "control"))
+    \(ScoreboardSection.text(in: folder))
 
     [display clock]
     driver = s7s

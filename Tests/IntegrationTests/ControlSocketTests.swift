@@ -10,9 +10,7 @@ import Testing
     let path = try folder.write(
       "control.conf",
       """
-      [scoreboard]
-      state-file = \(folder.path(of: "state"))
-      control-socket = \(folder.path(of: "control"))
+      \(ScoreboardSection.text(in: folder))
       control-clients = 3
 
       [display main]

@@ -6,6 +6,7 @@ import TestSupport
 /// standard error on pipes; killed, if it still runs, when released.
 final class DaemonProcess {
   let pid: pid_t
+  private let child: ChildProcess
   /// The folder the process works in, kept until the process has been reaped: a process
   /// that still runs cannot write into the folder while it is being removed.
   private let folder: TemporaryFolder?
@@ -17,24 +18,8 @@ final class DaemonProcess {
   private var stderrEnded = false
   private var exitStatus: CInt?
 
-  /// The folder of the built products: the test bundle lives beside the binaries, or
-  /// `SCOREBOARDD_TEST_PRODUCTS` names another folder of `scoreboardd` and
-  /// `scoreboardctl` to test (an installed build, or an older one).
-  static var productsFolder: String {
-    if let folder = getenv("SCOREBOARDD_TEST_PRODUCTS") {
-      return String(cString: folder)
-    }
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    precondition(length > 0, "cannot read /proc/self/exe")
-    let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var folder = path[..<(path.lastIndex(of: "/") ?? path.endIndex)]
-    // swift-testing runs from `<products>/scoreboarddPackageTests.xctest`.
-    while folder.hasSuffix(".xctest") || folder.contains(".xctest/") {
-      folder = folder[..<(folder.lastIndex(of: "/") ?? folder.endIndex)]
-    }
-    return String(folder)
-  }
+  /// The folder of the built products (see `ChildProcess.productsFolder`).
+  static var productsFolder: String { ChildProcess.productsFolder }
 
   static var binary: String { productsFolder + "/scoreboardd" }
 
@@ -48,62 +33,17 @@ final class DaemonProcess {
     environment: [String: String] = [:], terminal: String? = nil, folder: TemporaryFolder? = nil
   ) throws {
     self.folder = folder
-    let standardOutput = try FileDescriptor.pipe()
-    let standardError = try FileDescriptor.pipe()
-    let outPipe = [standardOutput.readEnd.rawValue, standardOutput.writeEnd.rawValue]
-    let errPipe = [standardError.readEnd.rawValue, standardError.writeEnd.rawValue]
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    if let terminal {
-      // POSIX_SPAWN_SETSID (glibc): a new session, whose first terminal opened becomes
-      // its controlling terminal.
-      posix_spawnattr_setflags(&attributes, 0x80)
-      posix_spawn_file_actions_addopen(&actions, 0, terminal, O_RDWR, 0)
-      posix_spawn_file_actions_adddup2(&actions, 0, 1)
-    } else {
-      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-      posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-    }
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var merged: [String: String] = [:]
-    for key in ["PATH", "HOME", "LANG"] {
-      if let value = getenv(key) {
-        merged[key] = String(cString: value)
-      }
-    }
-    merged.merge(environment) { _, new in new }
-    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for pointer in envp { free(pointer) } }
-
-    var child: pid_t = 0
-    let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-    close(outPipe[1])
-    close(errPipe[1])
-    guard result == 0 else {
-      close(outPipe[0])
-      close(errPipe[0])
-      throw SpawnError(message: "posix_spawn \(executable) failed: \(result)")
-    }
-    pid = child
-    stdoutFD = outPipe[0]
-    stderrFD = errPipe[0]
+    let child = try ChildProcess(
+      executable: executable, arguments: arguments, environment: environment,
+      inherited: ["PATH", "HOME", "LANG"], terminal: terminal)
+    self.child = child
+    pid = child.pid
+    stdoutFD = child.standardOutput.rawValue
+    stderrFD = child.standardError.rawValue
   }
 
   deinit {
-    if exitStatus == nil {
-      kill(pid, SIGKILL)
-      var status: CInt = 0
-      waitpid(pid, &status, 0)
-    }
-    close(stdoutFD)
-    close(stderrFD)
+    child.end(reaped: exitStatus != nil)
   }
 
   /// Reads standard output until a whole line satisfies `predicate`; returns it, or nil
@@ -161,21 +101,6 @@ final class DaemonProcess {
     if poll(&entry, 1, CInt(min(timeout, 1) * 1000) + 1) > 0 {
       drainStderr(once: true)
     }
-  }
-
-  /// The process's peak resident memory (VmHWM), in kilobytes.
-  var peakResidentKilobytes: Int? {
-    guard let file = fopen("/proc/\(pid)/status", "r") else { return nil }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, CInt(line.count), file) != nil {
-      let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-      let text = String(decoding: bytes, as: UTF8.self)
-      if text.hasPrefix("VmHWM:") {
-        return Int(text.dropFirst(6).filter(\.isNumber))
-      }
-    }
-    return nil
   }
 
   func send(signal: CInt) {

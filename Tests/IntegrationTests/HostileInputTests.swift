@@ -9,10 +9,7 @@ import Testing
 @Suite(.serialized) struct HostileInputTests {
   static func configuration(folder: TemporaryFolder, keypad: String? = nil) -> String {
     """
-    [scoreboard]
-    state-file = \(folder.path(of: "state"))
-    control-socket = \(folder.path(of: "control"))
-    log-level = info
+    \(ScoreboardSection.text(in: folder, logLevel: "info"))
 
     [display main]
     driver = terminal

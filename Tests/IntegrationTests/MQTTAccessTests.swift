@@ -175,10 +175,7 @@ struct MQTTAccessTests {
   /// A mirror of court 1 (`venue-far-end.conf`'s topic), logged in as `court-1-far-end`.
   static func mirrorConfiguration(in folder: TemporaryFolder, broker: String) throws -> String {
     """
-    [scoreboard]
-    state-file = \(folder.path(of: "state"))
-    control-socket = \(folder.path(of: "control"))
-    log-level = info
+    \(ScoreboardSection.text(in: folder, logLevel: "info"))
 
     [display main]
     driver = terminal

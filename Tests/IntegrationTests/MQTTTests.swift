@@ -18,10 +18,7 @@ struct MQTTTests {
     in folder: TemporaryFolder, broker: String, extra: String = "", fields: String? = nil
   ) -> String {
     """
-    [scoreboard]
-    state-file = \(folder.path(of: "state"))
-    control-socket = \(folder.path(of: "control"))
-    log-level = info
+    \(ScoreboardSection.text(in: folder, logLevel: "info"))
 
     [display main]
     driver = terminal

@@ -46,10 +46,7 @@ struct MQTTTrustTests {
   ) throws -> DaemonProcess {
     let daemon = try MQTTTests.start(
       """
-      [scoreboard]
-      state-file = \(folder.path(of: "state"))
-      control-socket = \(folder.path(of: "control"))
-      log-level = \(logLevel)
+      \(ScoreboardSection.text(in: folder, logLevel: logLevel))
 
       [display main]
       driver = terminal
@@ -193,10 +190,7 @@ struct MQTTTrustTests {
     let folder = try TemporaryFolder()
     let mirror = try MQTTTests.start(
       """
-      [scoreboard]
-      state-file = \(folder.path(of: "state"))
-      control-socket = \(folder.path(of: "control"))
-      log-level = info
+      \(ScoreboardSection.text(in: folder, logLevel: "info"))
 
       [display main]
       driver = terminal

@@ -14,10 +14,7 @@ struct MirrorBoardTests {
     in folder: TemporaryFolder, port: String, broker: String, extra: String
   ) -> String {
     """
-    [scoreboard]
-    state-file = \(folder.path(of: "state"))
-    control-socket = \(folder.path(of: "control"))
-    log-level = info
+    \(ScoreboardSection.text(in: folder, logLevel: "info"))
 
     [display main]
     driver = s7s

@@ -7,10 +7,7 @@ import Testing
 @Suite(.serialized) struct PersistenceTortureTests {
   static func configuration(folder: TemporaryFolder) -> String {
     """
-    [scoreboard]
-    state-file = \(folder.path(of: "state"))
-    control-socket = \(folder.path(of: "control"))
-    log-level = warning
+    \(ScoreboardSection.text(in: folder, logLevel: "warning"))
 
     [display main]
     driver = terminal

@@ -80,7 +80,7 @@ import Testing
   }
 
   static func configuration(
-    port: String, keypad: String, onStop: String = "keep", baud: Int = 9600
+    port: String, keypad: String, onStop: String = "keep"
   ) -> String {
     """
     [scoreboard]
@@ -90,7 +90,7 @@ import Testing
     [display main]
     driver = s7s
     port = \(port)
-    baud = \(baud)
+    baud = 9600
     on-stop = \(onStop)
 
     [field home]
@@ -118,7 +118,7 @@ import Testing
     """
   }
 
-  static func start(onStop: String = "keep", baud: Int = 9600) throws -> (
+  static func start(onStop: String = "keep") throws -> (
     DaemonProcess, SerialModule, PseudoTerminal
   ) {
     let folder = try TemporaryFolder()
@@ -126,7 +126,7 @@ import Testing
     let keypad = try PseudoTerminal.open()
     let path = try folder.write(
       "serial.conf",
-      configuration(port: module.link, keypad: keypad.slavePath, onStop: onStop, baud: baud))
+      configuration(port: module.link, keypad: keypad.slavePath, onStop: onStop))
     return (try DaemonProcess(arguments: ["--config", path], folder: folder), module, keypad)
   }
 
@@ -169,37 +169,6 @@ import Testing
     #expect(daemon.waitForStderr { $0.contains("is back; re-initialising") })
     print("serial re-initialisation \(Int(recovery * 1000)) ms after the port came back")
 
-    daemon.send(signal: SIGTERM)
-    #expect(daemon.waitForExit() == 0)
-  }
-
-  @Test func keysFasterThanASlowWireAreCoalescedToTheFinalState() throws {
-    // At 2400 baud a byte takes 4.2 ms on the wire, and a digit's update (2 bytes) 8.3 ms.
-    let baud = 2400
-    let (daemon, module, keypad) = try Self.start(baud: baud)
-    #expect(module.waitUntilShowing(" 000"))
-    let before = module.byteCount
-    let start = SerialModule.now()
-    // 99 keys, each read and carried out by the daemon on its own, so that each makes a
-    // frame of its own: sent one by one, those frames would take 216 bytes.
-    for value in 1...99 {
-      try keypad.master.writeAll("h")
-      let change = "home: \(value - 1) -> \(value) (keypad keys)"
-      try #require(daemon.waitForStderr { $0.contains(change) }, "\(daemon.stderrText)")
-    }
-    #expect(module.waitUntilShowing("9900"), "the final state")
-    let elapsed = SerialModule.now() - start
-    let sent = module.byteCount - before
-    // Paced to the wire, the daemon writes no more than the wire carries meanwhile, plus
-    // the last frame (4 bytes at most): the frames it had no time for were coalesced.
-    let carried = Int(elapsed * Double(baud) / 10) + 4
-    #expect(
-      sent <= carried, "\(sent) bytes in \(Int(elapsed * 1000)) ms; the wire carries \(carried)")
-    print(
-      "99 keys on a \(baud)-baud line in \(Int(elapsed * 1000)) ms: \(sent) bytes on the wire, "
-        + "216 for one update per key")
-    let memory = try #require(daemon.peakResidentKilobytes)
-    #expect(memory < 64 * 1024, "peak RSS \(memory) kB")
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)
   }

@@ -6,9 +6,7 @@ import Testing
 @Suite(.serialized) struct ServiceTests {
   static func configuration(folder: TemporaryFolder, extra: String = "") -> String {
     """
-    [scoreboard]
-    state-file = \(folder.path(of: "state"))
-    control-socket = \(folder.path(of: "control"))
+    \(ScoreboardSection.text(in: folder))
 
     [display main]
     driver = terminal

@@ -217,36 +217,23 @@ import Testing
     try #require(access("/usr/bin/setpriv", X_OK) == 0, "setpriv (util-linux) is missing")
     // The pseudo-terminal is root's: let everyone open it, so that only the flag refuses.
     #expect(chmod(pair.port.path, 0o666) == 0)
-    let folder = try TemporaryFolder()
     let (status, errors) = try Self.run(
       [
         "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
         "--inh-caps=-all", "--bounding-set=-all", "--", "/bin/sh", "-c", #"exec 3<>"$1""#,
         "sh", pair.port.path,
-      ], errorsTo: folder.path(of: "stderr"))
+      ])
     #expect(status != 0, "the unprivileged open succeeded")
     #expect(errors.contains("busy"), "\(errors)")
   }
 
   /// Runs `arguments` and waits for it: its exit status and what it wrote to standard
-  /// error (kept in the file `errorsTo`).
-  static func run(_ arguments: [String], errorsTo path: String) throws -> (CInt, String) {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 2, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    let argv = arguments.map { strdup($0) } + [nil]
-    defer {
-      for pointer in argv {
-        free(pointer)
-      }
-    }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-    try #require(result == 0, "posix_spawn \(arguments[0]): \(result)")
-    var status: CInt = 0
-    waitpid(pid, &status, 0)
-    return (status, readTextFile(path) ?? "")
+  /// error.
+  static func run(_ arguments: [String]) throws -> (CInt, String) {
+    let child = try ChildProcess(executable: arguments[0], arguments: Array(arguments.dropFirst()))
+    let result = child.finish()
+    child.end(reaped: true)
+    return (result.status, result.errors)
   }
 
   @Test(arguments: invalidSettings)

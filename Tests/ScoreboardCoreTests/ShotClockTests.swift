@@ -94,7 +94,7 @@ import Testing
   @Test func itIsDarkWhileTheGameClockHasLessTime() throws {
     var board = Self.board(game: .seconds(20))
     #expect(board.shows("shot", at: instant(0)) == "  ")
-    #expect(Renderer.fieldCells(of: board, field: 1, at: instant(0)) == [.blank, .blank])
+    #expect(Renderer.fieldRendering(of: board, field: 1, at: instant(0)).cells == [.blank, .blank])
     try board.run(.set(field: "game", value: "24"), at: instant(1))
     #expect(board.shows("shot", at: instant(1)) == "24", "as much time is not less")
     try board.run(.adjust(clock: "game", amount: .milliseconds(-100)), at: instant(2))

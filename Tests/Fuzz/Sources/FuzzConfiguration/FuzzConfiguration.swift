@@ -43,7 +43,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// The bytes each text display would send for the board's frames.
 private func render(_ board: Scoreboard, on displays: [DisplayConfiguration], at time: Instant) {
-  let frames = Renderer.frames(of: board, at: time)
+  let frames = board.spec.displays.map { Renderer.frame(of: board, display: $0, at: time) }
   for (display, frame) in zip(displays, frames) {
     if case .serialText(let options) = display.driver {
       _ = options.template.render(frame)

@@ -84,7 +84,7 @@ public struct CheckedBoard {
   }
 
   private func checkFrames(at now: Instant) {
-    let frames = Renderer.frames(of: board, at: now)
+    let frames = board.spec.displays.map { Renderer.frame(of: board, display: $0, at: now) }
     for (frame, display) in zip(frames, board.spec.displays) {
       precondition(frame.cells.count == display.cellCount, "a frame of the wrong size")
     }
