@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import TestSupport
 
 /// A test's stand-in for systemd's notification socket: it receives the daemon's
 /// sd_notify datagrams.

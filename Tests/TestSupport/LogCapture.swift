@@ -1,15 +1,20 @@
 import LinuxIO
 
-/// A logger whose lines a test reads back: journal style, every level.
+/// A logger whose lines a test reads back: journal style, every level. The lines go to
+/// a file of a folder of its own, which never fills up as a pipe would: a daemon in a
+/// test that logs more than the test reads never blocks.
 public final class LogCapture {
   public let logger: Logger
+  private let folder: TemporaryFolder
   private let readEnd: FileDescriptor
   private let writeEnd: FileDescriptor
   private var text = ""
 
   public init() throws {
-    (readEnd, writeEnd) = try FileDescriptor.pipe()
-    try readEnd.setNonBlocking()
+    folder = try TemporaryFolder()
+    let path = folder.path(of: "log")
+    writeEnd = try FileDescriptor.open(path, .writeOnly, options: [.create, .append, .closeOnExec])
+    readEnd = try FileDescriptor.open(path, .readOnly)
     logger = Logger(
       output: writeEnd, programName: "scoreboardd", minimumLevel: .debug, style: .journal)
   }

@@ -1,5 +1,4 @@
 @preconcurrency import Glibc
-import TestSupport
 
 /// A real Mosquitto broker on loopback ports of its own, with a generated configuration:
 /// a plain listener that needs a password (user `board`, password `s3cret`, in a file
@@ -8,35 +7,35 @@ import TestSupport
 ///
 /// With `accounts`, those users are in the password file too, with the same password; with
 /// `aclFile`, the plain listener allows each only what that Mosquitto ACL file says.
-final class MosquittoBroker {
-  static let broker = "/usr/sbin/mosquitto"
-  static let publisher = "/usr/bin/mosquitto_pub"
-  static let subscriber = "/usr/bin/mosquitto_sub"
-  static let user = "board"
-  static let password = "s3cret"
+public final class MosquittoBroker {
+  public static let broker = "/usr/sbin/mosquitto"
+  public static let publisher = "/usr/bin/mosquitto_pub"
+  public static let subscriber = "/usr/bin/mosquitto_sub"
+  public static let user = "board"
+  public static let password = "s3cret"
 
   /// Whether the broker, its clients and openssl are installed (`make deps` installs
   /// them); tests that need them are skipped otherwise.
-  static var isAvailable: Bool {
+  public static var isAvailable: Bool {
     let tools: [String] = [
       broker, publisher, subscriber, "/usr/bin/mosquitto_passwd", "/usr/bin/openssl",
     ]
     return tools.allSatisfy { access($0, X_OK) == 0 }
   }
 
-  let folder: TemporaryFolder
-  private(set) var port = 0
-  private(set) var tlsPort = 0
+  public let folder: TemporaryFolder
+  public private(set) var port = 0
+  public private(set) var tlsPort = 0
   private let anonymous: Bool
   private let aclFile: String?
   /// The CA that signed the broker's certificate, and one that did not.
-  let caFile: String
-  let otherCAFile: String
+  public let caFile: String
+  public let otherCAFile: String
   private var process: DaemonProcess?
   /// How many `subscribe` clients were started: each has a client id of its own.
   private var subscribers = 0
 
-  init(anonymous: Bool = true, accounts: [String] = [], aclFile: String? = nil) throws {
+  public init(anonymous: Bool = true, accounts: [String] = [], aclFile: String? = nil) throws {
     folder = try TemporaryFolder()
     self.anonymous = anonymous
     self.aclFile = aclFile
@@ -110,12 +109,12 @@ final class MosquittoBroker {
   }
 
   /// `mqtt://127.0.0.1:PORT`.
-  var url: String { "mqtt://127.0.0.1:\(port)" }
-  var tlsURL: String { "mqtts://localhost:\(tlsPort)" }
+  public var url: String { "mqtt://127.0.0.1:\(port)" }
+  public var tlsURL: String { "mqtts://localhost:\(tlsPort)" }
 
   /// Starts the broker (again, on the same ports) and waits until it accepts
   /// connections.
-  func start() throws {
+  public func start() throws {
     process = try DaemonProcess(
       executable: Self.broker, arguments: ["-c", folder.path(of: "mosquitto.conf")])
     let deadline = Self.now() + 20
@@ -129,19 +128,19 @@ final class MosquittoBroker {
   }
 
   /// The broker ended before it accepted connections; `message` is what it wrote.
-  struct BrokerExited: Error, CustomStringConvertible {
-    var message: String
-    var description: String { "mosquitto exited at its start: \(message)" }
+  public struct BrokerExited: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { "mosquitto exited at its start: \(message)" }
   }
 
   /// Stops the broker (SIGSTOP): its connections stay open and it answers nothing.
-  func pause() {
+  public func pause() {
     process?.send(signal: SIGSTOP)
   }
 
   /// The bytes waiting unread in the broker's end of its connections (its port's
   /// accepted sockets, from `/proc/net/tcp`): what clients sent to a paused broker.
-  var unreadBytes: Int {
+  public var unreadBytes: Int {
     guard let table = readTextFile("/proc/net/tcp") else { return 0 }
     let local = ":" + String(port, radix: 16, uppercase: true).leftPadded(to: 4)
     var total = 0
@@ -158,7 +157,7 @@ final class MosquittoBroker {
   }
 
   /// Kills the broker at once (SIGKILL): no goodbye to any client.
-  func kill() {
+  public func kill() {
     if let process {
       process.send(signal: SIGKILL)
       _ = process.waitForExit()
@@ -169,7 +168,7 @@ final class MosquittoBroker {
   /// Runs `mosquitto_sub` as `user` until it got `count` messages on `topic` (retained
   /// ones included) or `timeout` seconds passed; its lines are `TOPIC PAYLOAD`. Returns
   /// once the broker has the subscription.
-  func subscribe(
+  public func subscribe(
     _ topic: String, count: Int = 1, timeout: Int = 5, extra: [String] = [],
     as user: String = MosquittoBroker.user
   ) throws -> DaemonProcess {
@@ -191,7 +190,7 @@ final class MosquittoBroker {
   }
 
   /// The retained message on `topic` that `user` may read, or nil when there is none.
-  func retained(_ topic: String, as user: String = MosquittoBroker.user) throws -> String? {
+  public func retained(_ topic: String, as user: String = MosquittoBroker.user) throws -> String? {
     let process = try DaemonProcess(
       executable: Self.subscriber,
       arguments: [
@@ -204,7 +203,7 @@ final class MosquittoBroker {
   /// Publishes `payload` on `topic` as `user` with `mosquitto_pub` (and any `extra`
   /// options), at QoS 1: when it returns, the broker has acknowledged the message, so it
   /// took or dropped it before anything published after.
-  func publish(
+  public func publish(
     _ topic: String, _ payload: String, extra: [String] = [],
     as user: String = MosquittoBroker.user
   ) throws {
@@ -229,7 +228,7 @@ final class MosquittoBroker {
   }
 
   /// A loopback port nothing listens on now.
-  static func freePort() throws -> Int {
+  public static func freePort() throws -> Int {
     let socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw SpawnError(message: "socket failed") }
     defer { close(socket) }
@@ -248,7 +247,7 @@ final class MosquittoBroker {
   }
 
   /// Whether something accepts TCP connections on the loopback `port`.
-  static func accepts(port: Int) -> Bool {
+  public static func accepts(port: Int) -> Bool {
     let socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { return false }
     defer { close(socket) }
@@ -263,7 +262,7 @@ final class MosquittoBroker {
     }
   }
 
-  static func now() -> Double {
+  public static func now() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

@@ -1,11 +1,10 @@
 @preconcurrency import Glibc
 import LinuxIO
-import TestSupport
 
 /// The real `scoreboardd` binary, started by a test with its standard output and
 /// standard error on pipes; killed, if it still runs, when released.
-final class DaemonProcess {
-  let pid: pid_t
+public final class DaemonProcess {
+  public let pid: pid_t
   private let child: ChildProcess
   /// The folder the process works in, kept until the process has been reaped: a process
   /// that still runs cannot write into the folder while it is being removed.
@@ -13,22 +12,22 @@ final class DaemonProcess {
   private let stdoutFD: CInt
   private let stderrFD: CInt
   private var stdoutBuffer: [UInt8] = []
-  private(set) var stderrText = ""
+  public private(set) var stderrText = ""
   /// Standard error reached its end: the process has exited (or closed it).
   private var stderrEnded = false
   private var exitStatus: CInt?
 
   /// The folder of the built products (see `ChildProcess.productsFolder`).
-  static var productsFolder: String { ChildProcess.productsFolder }
+  public static var productsFolder: String { ChildProcess.productsFolder }
 
-  static var binary: String { productsFolder + "/scoreboardd" }
+  public static var binary: String { productsFolder + "/scoreboardd" }
 
   /// Starts `executable` (by default `scoreboardd`) with `arguments`; standard input is
   /// /dev/null, or with `terminal` the slave of that pseudo-terminal, which is then also
   /// standard output and the controlling terminal of a session of its own, as the shell
   /// of a terminal window starts a program. `folder`, where the process keeps its files,
   /// is released only after the process.
-  init(
+  public init(
     executable: String = DaemonProcess.binary, arguments: [String],
     environment: [String: String] = [:], terminal: String? = nil, folder: TemporaryFolder? = nil
   ) throws {
@@ -48,7 +47,7 @@ final class DaemonProcess {
 
   /// Reads standard output until a whole line satisfies `predicate`; returns it, or nil
   /// after `timeout` seconds or at end of output. Lines before it are consumed.
-  func waitForLine(timeout: Double = 10, where predicate: (String) -> Bool) -> String? {
+  public func waitForLine(timeout: Double = 10, where predicate: (String) -> Bool) -> String? {
     let deadline = Self.now() + timeout
     while true {
       while let newline = stdoutBuffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -65,7 +64,7 @@ final class DaemonProcess {
 
   /// Waits for the process to exit and returns its exit code (128 + signal if killed);
   /// nil if it still runs after `timeout` seconds.
-  func waitForExit(timeout: Double = 10) -> CInt? {
+  public func waitForExit(timeout: Double = 10) -> CInt? {
     if let exitStatus { return exitStatus }
     let deadline = Self.now() + timeout
     // Standard error ends when the process exits: wait on the pipe, then reap.
@@ -85,7 +84,7 @@ final class DaemonProcess {
 
   /// Waits until what the process wrote to standard error satisfies `predicate`; false
   /// after `timeout` seconds, or when standard error ended without it.
-  func waitForStderr(timeout: Double = 10, where predicate: (String) -> Bool) -> Bool {
+  public func waitForStderr(timeout: Double = 10, where predicate: (String) -> Bool) -> Bool {
     let deadline = Self.now() + timeout
     while !predicate(stderrText) {
       let remaining = deadline - Self.now()
@@ -103,7 +102,7 @@ final class DaemonProcess {
     }
   }
 
-  func send(signal: CInt) {
+  public func send(signal: CInt) {
     kill(pid, signal)
   }
 
@@ -148,7 +147,12 @@ final class DaemonProcess {
   }
 }
 
-struct SpawnError: Error, CustomStringConvertible {
-  var message: String
-  var description: String { message }
+public struct SpawnError: Error, CustomStringConvertible {
+  public var message: String
+
+  public init(message: String) {
+    self.message = message
+  }
+
+  public var description: String { message }
 }

@@ -1,0 +1,87 @@
+import LinuxIO
+import ScoreboardCore
+import TestSupport
+import Testing
+
+/// A master board and its mirror, both real daemons in the test's process in virtual
+/// time, through a real Mosquitto broker: the mirror follows the master's values, runs
+/// the master's clock from its published start to the exact tenth, and goes stale when
+/// the master goes away.
+@Suite(
+  .serialized,
+  .enabled(
+    if: MosquittoBroker.isAvailable, "needs mosquitto, mosquitto-clients and openssl (make deps)"))
+struct MirrorInVirtualTimeTests {
+  static let topic = "scoreboardd/court-1"
+
+  /// Runs rounds of both daemons, each waiting up to 5 ms of real time for the broker,
+  /// until `condition` holds; false after 10 s of real time.
+  static func run(_ boards: DaemonHarness..., until condition: () throws -> Bool) throws -> Bool {
+    let deadline = MonotonicClock.now() + 10_000_000_000
+    while try !condition() {
+      guard MonotonicClock.now() < deadline else { return false }
+      for board in boards {
+        try board.daemon.runRound(waitingAtMost: .milliseconds(5))
+      }
+    }
+    return true
+  }
+
+  @Test func theMirrorFollowsTheMastersValuesAndClockAndGoesStaleWithoutIt() throws {
+    let broker = try MosquittoBroker()
+    var master: DaemonHarness? = try DaemonHarness(
+      extra: DaemonInVirtualTimeTests.longClock + """
+
+        [mqtt]
+        broker = \(broker.url)
+        topic = \(Self.topic)
+        """)
+    let mirror = try DaemonHarness(
+      extra: DaemonInVirtualTimeTests.longClock + """
+
+        [mqtt]
+        broker = \(broker.url)
+        topic = \(Self.topic)-end
+        mirror = \(Self.topic)
+        when-stale = dashes
+        """)
+    let mirrorClient = try mirror.controlClient()
+    let masterClient = try #require(try master?.controlClient())
+    func mirrorStatus() throws -> String {
+      try mirror.request("status", from: mirrorClient) ?? ""
+    }
+    #expect(try Self.run(master!, mirror) { try mirrorStatus().hasSuffix("mirror=live") })
+
+    // A change on the master reaches the mirror's display (after its frame's wire time).
+    #expect(try master?.request("set home 12", from: masterClient) == "ok home 12")
+    #expect(
+      try Self.run(master!, mirror) {
+        try mirror.request("get home", from: mirrorClient) == "ok 12"
+      })
+    try mirror.advance(by: .milliseconds(10))
+    #expect(mirror.shows == "12 0")
+
+    // The master starts its clock; virtual time moves on both boards, whose clocks and
+    // calendars agree: the mirror runs the clock from the start the master published.
+    // The document says it to the millisecond, and the mirror shows the master's tenth.
+    #expect(try master?.request("start game", from: masterClient) == "ok game 10:00.0 running")
+    #expect(
+      try Self.run(master!, mirror) { try mirrorStatus().contains("clocks=game:running") },
+      "\((try? mirrorStatus()) ?? "")")
+    for tenths in [5, 25, 75, 5_985] {
+      let instant = Instant.seconds(1_000) + .milliseconds(Int64(tenths) * 100 + 50)
+      try master?.advance(to: instant)
+      try mirror.advance(to: instant)
+      let shown = try master?.request("get game", from: masterClient)
+      #expect(try mirror.request("get game", from: mirrorClient) == shown, "at \(instant)")
+    }
+    let last = try mirror.request("get game", from: mirrorClient)
+    #expect(last == "ok 1.5", "\(last ?? "-")")
+
+    // The master stops: the mirror says it is stale and shows dashes.
+    master = nil
+    #expect(try Self.run(mirror) { try mirrorStatus().hasSuffix("mirror=stale") })
+    try mirror.advance(by: .milliseconds(10))
+    #expect(mirror.shows == "----")
+  }
+}
