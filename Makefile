@@ -26,7 +26,7 @@
 
 SWIFT ?= swift
 # Debian packages the build needs (system C libraries and their pkg-config files).
-DEB_PACKAGES := pkg-config libgpiod-dev libmosquitto-dev
+DEB_PACKAGES := pkg-config libgpiod-dev libmosquitto-dev libmicrohttpd-dev
 # What make test's MQTT tests run: a real broker of their own on a loopback port
 # (mosquitto, whose package also enables the system's mosquitto.service on port 1883,
 # which the tests leave alone), independent clients (mosquitto_pub, mosquitto_sub) and
@@ -112,7 +112,8 @@ demo: deps toolchain
 	$(SWIFT) build $(SWIFT_FLAGS) --product scoreboardd
 	$(SWIFT) build $(SWIFT_FLAGS) --product scoreboardctl
 	@mkdir -p -m 0700 "$(DEMO_DIR)"
-	@echo "Scores kept in $(DEMO_DIR)/state. From another terminal:"
+	@echo "Scores kept in $(DEMO_DIR)/state. The board in a browser: http://127.0.0.1:8080/board"
+	@echo "From another terminal:"
 	@echo "  SCOREBOARDD_SOCKET=$(DEMO_DIR)/control $$($(SWIFT) build --show-bin-path)/scoreboardctl status"
 	"$$($(SWIFT) build --show-bin-path)/scoreboardd" --config Config/demo.conf \
 	  --state-file "$(DEMO_DIR)/state" --control-socket "$(DEMO_DIR)/control"
@@ -227,6 +228,8 @@ install: $(RELEASE_PROGRAMS)
 	sed -e 's|@datadir@|$(DATADIR)|g' \
 	  systemd/mqtt-network.conf >"$(DESTDIR)$(DATADIR)/scoreboardd/mqtt-network.conf"
 	chmod 0644 "$(DESTDIR)$(DATADIR)/scoreboardd/mqtt-network.conf"
+	$(INSTALL) -d "$(DESTDIR)$(DATADIR)/scoreboardd/web"
+	$(INSTALL) -m 0644 web/* "$(DESTDIR)$(DATADIR)/scoreboardd/web/"
 	$(INSTALL) -m 0644 systemd/scoreboardd.sysusers "$(DESTDIR)$(SYSUSERSDIR)/scoreboardd.conf"
 	$(INSTALL) -m 0644 docs/man/scoreboardctl.1 "$(DESTDIR)$(MANDIR)/man1/"
 	$(INSTALL) -m 0644 docs/man/scoreboardd.conf.5 "$(DESTDIR)$(MANDIR)/man5/"
@@ -284,7 +287,8 @@ uninstall:
 	  $(foreach file,$(EXAMPLES),"$(DESTDIR)$(DOCDIR)/examples/$(notdir $(file))") \
 	  $(foreach file,$(DOCS),"$(DESTDIR)$(DOCDIR)/$(notdir $(file))")
 	rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || true
-	rmdir "$(DESTDIR)$(DATADIR)/scoreboardd" 2>/dev/null || true
+	rm -f $(foreach file,$(wildcard web/*),"$(DESTDIR)$(DATADIR)/scoreboardd/web/$(notdir $(file))")
+	rmdir "$(DESTDIR)$(DATADIR)/scoreboardd/web" "$(DESTDIR)$(DATADIR)/scoreboardd" 2>/dev/null || true
 	@link=/etc/systemd/system/scoreboardd.service.d/mqtt-network.conf; \
 	if [ -z "$(DESTDIR)" ] && [ -L "$$link" ]; then \
 	  echo "$$link now points nowhere: remove it with  sudo rm $$link"; \

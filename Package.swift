@@ -45,6 +45,16 @@ let package = Package(
     .target(
       name: "ScoreboardMQTT",
       dependencies: ["ScoreboardCore", "ScoreboardSettings", "CScoreboardMQTT"]),
+    // libmicrohttpd's headers, from the system (apt: libmicrohttpd-dev). Not linked: the
+    // shim loads the library only for a board with [web].
+    .systemLibrary(name: "CMicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+    // C shim over libmicrohttpd: an HTTP server in the daemon's loop (external epoll
+    // mode), and streams of Server-Sent Events.
+    .target(name: "CScoreboardWeb", dependencies: ["CMicrohttpd"]),
+    // The board's web side without the loop: the server, the routes, the feeds.
+    .target(
+      name: "ScoreboardWeb",
+      dependencies: ["ScoreboardCore", "ScoreboardSettings", "ScoreboardMQTT", "CScoreboardWeb"]),
     // Keypad sources and display sinks.
     .target(
       name: "ScoreboardDrivers", dependencies: ["ScoreboardCore", "ScoreboardSettings", "LinuxIO"]),
@@ -55,7 +65,7 @@ let package = Package(
       name: "ScoreboardDaemon",
       dependencies: [
         "ScoreboardCore", "ScoreboardLogic", "ScoreboardSettings", "ScoreboardConfig", "LinuxIO",
-        "ScoreboardDrivers", "ScoreboardMQTT",
+        "ScoreboardDrivers", "ScoreboardMQTT", "ScoreboardWeb",
       ]
     ),
     .executableTarget(name: "scoreboardd", dependencies: ["ScoreboardDaemon"]),

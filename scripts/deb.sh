@@ -97,11 +97,15 @@ for deb in "$out"/scoreboardd_*.deb; do
   depends=$(dpkg-deb -f "$deb" Depends)
   echo "  Depends: $depends"
   echo "  Recommends: $(dpkg-deb -f "$deb" Recommends)"
-  # libmosquitto (and OpenSSL with it) is loaded only by a board with [mqtt]: a
+  # libmosquitto (and OpenSSL with it) is loaded only by a board with [mqtt], and
+  # libmicrohttpd (and GnuTLS with it) only by one with [web]: a
   # recommendation, never a dependency (a link to it would make dpkg-shlibdeps add one).
   case "$depends" in
     *libmosquitto*) fail "${deb##*/}: Depends names libmosquitto; it must only be recommended" ;;
+    *libmicrohttpd*) fail "${deb##*/}: Depends names libmicrohttpd; it must only be recommended" ;;
   esac
+  dpkg-deb -c "$deb" | grep -q '/usr/share/scoreboardd/web/board.html$' ||
+    fail "${deb##*/}: the web pages are missing from /usr/share/scoreboardd/web"
   dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/sbin/scoreboardd >"$root/tmp/scoreboardd.packaged"
   echo "  /usr/sbin/scoreboardd: $(in_root "$root" file -b /tmp/scoreboardd.packaged)"
   rm -f "$root/tmp/scoreboardd.packaged"

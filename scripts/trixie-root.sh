@@ -43,7 +43,7 @@ readonly inside=/scoreboardd
 # openssl (a throwaway CA for the TLS listener) for the MQTT tests, which start brokers
 # of their own on loopback ports. The root starts no service: see policy-rc.d below.
 readonly packages=(
-  swiftlang libgpiod-dev libmosquitto-dev pkg-config make git libc6-dev
+  swiftlang libgpiod-dev libmosquitto-dev libmicrohttpd-dev pkg-config make git libc6-dev
   libstdc++-14-dev
   systemd procps man-db groff-base python3 util-linux mosquitto mosquitto-clients openssl
   build-essential debhelper dpkg-dev lintian file binutils-aarch64-linux-gnu
@@ -54,7 +54,7 @@ readonly packages=(
 # shared ones need.
 readonly arm64_packages=(
   libc6-dev:arm64 libstdc++-14-dev:arm64 libgpiod-dev:arm64
-  libmosquitto-dev:arm64
+  libmosquitto-dev:arm64 libmicrohttpd-dev:arm64
 )
 # In the root: the arm64 Swift runtime, the SDK bundle, and the sysroot the SDK names
 # (links to the root's own /usr, whose aarch64-linux-gnu folders hold the arm64

@@ -24,12 +24,14 @@ public struct Configuration: Hashable, Sendable {
   public var horns: [HornConfiguration]
   /// The venue's MQTT broker and this board's topics there; nil: no MQTT.
   public var mqtt: MQTTSettings?
+  /// The board's own web server; nil: none.
+  public var web: WebSettings?
 
   /// Creates a configuration.
   public init(
     path: String, scoreboard: ScoreboardSpec, service: ServiceSettings = ServiceSettings(),
     displays: [DisplayConfiguration], keypads: [KeypadConfiguration], keymaps: [String: Keymap],
-    horns: [HornConfiguration] = [], mqtt: MQTTSettings? = nil
+    horns: [HornConfiguration] = [], mqtt: MQTTSettings? = nil, web: WebSettings? = nil
   ) {
     self.path = path
     self.scoreboard = scoreboard
@@ -39,6 +41,7 @@ public struct Configuration: Hashable, Sendable {
     self.keymaps = keymaps
     self.horns = horns
     self.mqtt = mqtt
+    self.web = web
   }
 
   /// Reads and checks a configuration file's text; `path` names the file in diagnostics.

@@ -47,6 +47,14 @@ struct ConfigurationParser {
       mqtt = read(section) { reader in MQTTSectionParser.parse(&reader) }
     }
 
+    var web: WebSettings?
+    for (_, section) in sections(of: .web) {
+      let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+      web = read(section) { reader in
+        WebSectionParser.parse(&reader, configurationFolder: folder.isEmpty ? "/" : folder)
+      }
+    }
+
     let displaySections = sections(of: .display)
     let parsedDisplays = displaySections.compactMap { name, section in
       read(section) { reader in DisplaySectionParser.parse(name: name, reader: &reader) }
@@ -158,7 +166,7 @@ struct ConfigurationParser {
     return Configuration(
       path: path, scoreboard: scoreboard, service: service, displays: displays,
       keypads: keypads, keymaps: Dictionary(uniqueKeysWithValues: keymaps.map { ($0.name, $0) }),
-      horns: parsedHorns.map(\.configuration), mqtt: mqtt)
+      horns: parsedHorns.map(\.configuration), mqtt: mqtt, web: web)
   }
 
   /// Reports a clock that follows something other than another clock, or that follows a

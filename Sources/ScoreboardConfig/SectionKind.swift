@@ -8,11 +8,12 @@ enum SectionKind: String, CaseIterable {
   case horn
   case label
   case mqtt
+  case web
 
   /// Whether sections of this kind carry a name (`[field home]`); `[scoreboard]` and
-  /// `[mqtt]` do not.
+  /// `[mqtt]` and `[web]` do not.
   var isNamed: Bool {
-    self != .scoreboard && self != .mqtt
+    self != .scoreboard && self != .mqtt && self != .web
   }
 
   /// A header of this kind, for messages: `[field home]`.
@@ -25,6 +26,7 @@ enum SectionKind: String, CaseIterable {
     case .horn: "[horn main]"
     case .label: "[label home-name]"
     case .mqtt: "[mqtt]"
+    case .web: "[web]"
     }
   }
 }

@@ -35,6 +35,8 @@ public final class Daemon {
   private var control: ControlServer?
   /// The link to the venue's MQTT broker, when `[mqtt]` is configured.
   private var mqtt: MQTTLink?
+  /// The board's web server; nil without `[web]`.
+  private(set) var web: WebLink?
   /// When the board next changes by itself.
   private var boardDeadline: Instant?
   /// A value or a device's state changed since STATUS= was last worked out.
@@ -108,7 +110,9 @@ public final class Daemon {
     }
     do {
       try openMQTT(configuration.mqtt)
+      try openWeb(configuration.web)
     } catch {
+      mqtt?.close()
       devices.close(finalFrames: nil)
       control?.close()
       throw error
@@ -173,6 +177,10 @@ public final class Daemon {
     for change in devices.onlineChanges() {
       statusMayHaveChanged = true
       control?.broadcast(change.line)
+      web?.broadcast(change.line)
+    }
+    if let web, web.isDue(at: now) {
+      web.serve(at: now)
     }
     updateStatus()
     reporter.pingWatchdogIfDue(at: now)
@@ -182,7 +190,7 @@ public final class Daemon {
   /// file's retry or the watchdog's ping; nil when it waits for input alone.
   public var nextDeadline: Instant? {
     Self.earlier(
-      Self.earlier(boardDeadline, devices.watch()),
+      Self.earlier(Self.earlier(boardDeadline, devices.watch()), web?.deadline),
       Self.earlier(store.retryAt, reporter.nextWatchdogPing))
   }
 
@@ -205,6 +213,7 @@ public final class Daemon {
     guard !isShutDown else { return }
     isShutDown = true
     mqtt?.close()
+    web?.close()
     devices.close(finalFrames: logic.board.settled)
     control?.close()
     logger.sink.release()
@@ -270,13 +279,14 @@ public final class Daemon {
         save = publishAndSave(at: now)
       }
     }
-    if let control, control.hasWatchers {
+    if control?.hasWatchers == true || web != nil {
       for (event, _) in reaction.events {
         if let controlEvent = ControlEvent(event, spec: logic.board.spec) {
           if heldRound != nil {
             heldRound?.watcherLines.append(controlEvent.line)
           } else {
-            control.broadcast(controlEvent.line)
+            control?.broadcast(controlEvent.line)
+            web?.broadcast(controlEvent.line)
           }
         }
       }
@@ -306,6 +316,7 @@ public final class Daemon {
     let save = round.changesState ? publishAndSave(at: now) : .done(unsavedReason: nil)
     for line in round.watcherLines {
       control?.broadcast(line)
+      web?.broadcast(line)
     }
     whenSaved(save, then)
   }
@@ -313,6 +324,7 @@ public final class Daemon {
   /// Publishes the changed board and starts saving it.
   private func publishAndSave(at now: Instant) -> StateStore.Progress {
     mqtt?.publish(logic.board, at: now)
+    web?.publish(logic.board, at: now)
     let health = store.health
     let save = store.save(savedState, at: now)
     noteStateFile(was: health)
@@ -602,6 +614,18 @@ public final class Daemon {
       mqtt?.reconfigure(new.scoreboard)
       mqtt?.publish(logic.board, at: now)
     }
+    if new.web != web?.settings {
+      if let old = web {
+        loop.removeWatch(old.descriptor)
+        old.close()
+      }
+      web = nil
+      do {
+        try openWeb(new.web)
+      } catch {
+        logger.error("\(error.message); the web server stays off until the next reload")
+      }
+    }
     // A step like any other: a clock that ran out meanwhile is saved, published, told
     // to watchers and logged.
     carryOut(.deadline)
@@ -644,6 +668,17 @@ public final class Daemon {
       devices.staleDisplay = mirror.whenStale
     }
     mqtt = link
+  }
+
+  /// Starts the web server `settings` describe (nil: none), watched by the loop.
+  private func openWeb(_ settings: WebSettings?) throws(DaemonError) {
+    guard let settings else { return }
+    let link = try WebLink(settings: settings, logger: logger, clock: clock)
+    link.board = { [unowned self] in (self.logic.board, max(self.clock.now(), self.logic.time)) }
+    loop.watch(link.descriptor, for: .readable) { [unowned self, unowned link] _ in
+      link.serve(at: self.clock.now())
+    }
+    web = link
   }
 
   /// Shows the state document of the board this one mirrors; false when it cannot be

@@ -49,11 +49,11 @@ import Testing
       "demo.conf:7: [field home]: expected a key before '=', found nothing"),
     .afterBase(
       "unknown section kind", "[feild away]\n",
-      "demo.conf:7: [feild away]: unknown section kind 'feild'; expected scoreboard, field, display, keypad, keymap, horn, label or mqtt"
+      "demo.conf:7: [feild away]: unknown section kind 'feild'; expected scoreboard, field, display, keypad, keymap, horn, label, mqtt or web"
     ),
     .afterBase(
       "empty section header", "[]\n",
-      "demo.conf:7: []: expected a section kind (scoreboard, field, display, keypad, keymap, horn, label or mqtt), found nothing"
+      "demo.conf:7: []: expected a section kind (scoreboard, field, display, keypad, keymap, horn, label, mqtt or web), found nothing"
     ),
     .afterBase(
       "section without its name", "[field]\n",
@@ -424,7 +424,7 @@ import Testing
         + "demo.conf:2: no field; expected at least one section such as [field home]"),
   ]
 
-  @Test(arguments: cases + gpioCases + evdevCases + i2cCases + mqttCases)
+  @Test(arguments: cases + gpioCases + evdevCases + i2cCases + mqttCases + webCases)
   func reportsTheProblem(_ configuration: MalformedConfiguration) {
     let error = expectError(ConfigurationError.self) {
       try Configuration.parse(configuration.text, path: "demo.conf")

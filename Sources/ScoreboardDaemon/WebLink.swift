@@ -1,0 +1,213 @@
+import LinuxIO
+import ScoreboardCore
+import ScoreboardDrivers
+import ScoreboardMQTT
+import ScoreboardSettings
+import ScoreboardWeb
+
+/// The board's web server in the daemon's loop: its pages, the board as JSON
+/// (`/api/state`, `/api/layout`, `/api/vmix`) and as a stream of Server-Sent Events
+/// (`/api/events`: the layout and the state on connecting, then the state after every
+/// change and every event a `watch` client gets). Served after the displays in a round;
+/// no web client is ever on the way from a key to the wire.
+final class WebLink {
+  let settings: WebSettings
+  private let server: WebServer
+  private let logger: Logger
+  private let clock: any TimeSource
+  /// The pages by the path they are served at.
+  private let pages: [String: (contentType: String, bytes: [UInt8])]
+  /// The open event streams.
+  private var streams: Set<UInt64> = []
+  private var nextKeepAlive: Instant
+  /// When bytes were first queued on streams since the server last ran: it runs at the
+  /// round's end.
+  private var outputQueuedAt: Instant?
+  /// When the server's own timeout comes, as `deadline` last read it.
+  private var serverDueAt: Instant?
+  /// The board and the instant of the model, when a request needs them.
+  var board: () -> (Scoreboard, Instant) = {
+    (Scoreboard(spec: ScoreboardSpec(fields: [], displays: [])), .zero)
+  }
+
+  /// How often a quiet stream gets a comment line.
+  static let keepAliveInterval = Duration.seconds(15)
+  /// The files of the pages folder, and the paths they are served at.
+  static let pageFiles: [(path: String, file: String)] = [
+    ("/board", "board.html"), ("/board.js", "board.js"), ("/overlay", "overlay.html"),
+    ("/overlay.js", "overlay.js"), ("/scoreboard.js", "scoreboard.js"), ("/style.css", "style.css"),
+  ]
+
+  /// Reads the pages and starts listening.
+  ///
+  /// - Throws: `DaemonError` (exit code 78) naming a page that cannot be read, or why
+  ///   the server cannot listen.
+  init(settings: WebSettings, logger: Logger, clock: any TimeSource) throws(DaemonError) {
+    self.settings = settings
+    self.logger = logger
+    self.clock = clock
+    var pages: [String: (String, [UInt8])] = [:]
+    for (path, file) in Self.pageFiles {
+      let location = settings.pages + "/" + file
+      do {
+        pages[path] = (
+          Self.contentType(of: file), try FileDescriptor.readRegularFile(location, limit: 1 << 20)
+        )
+      } catch {
+        throw DaemonError(
+          "[web] pages: cannot read \(location): \(error) (the package installs the pages to "
+            + "\(WebSettings.installedPages))", exitCode: .configuration)
+      }
+    }
+    self.pages = pages
+    nextKeepAlive = clock.now() + Self.keepAliveInterval
+    var handle: (WebServer.Exchange) -> Void = { _ in }
+    var closed: (UInt64) -> Void = { _ in }
+    do {
+      server = try WebServer(
+        address: settings.address, port: settings.port, connectionLimit: settings.connectionLimit,
+        connectionsPerAddress: settings.connectionsPerAddress, idleTimeoutSeconds: 30,
+        handler: { handle($0) }, streamClosed: { closed($0) })
+    } catch {
+      throw DaemonError("[web] listen = \(settings.listenText): \(error)", exitCode: .unavailable)
+    }
+    handle = { [unowned self] exchange in self.handle(exchange) }
+    closed = { [unowned self] stream in self.streams.remove(stream) }
+    logger.notice("web: serving the board on http://\(settings.listenText)/board")
+  }
+
+  /// The descriptor the loop watches.
+  var descriptor: FileDescriptor { FileDescriptor(rawValue: server.descriptor) }
+
+  /// The port the server listens on.
+  var port: Int { server.port }
+
+  /// When the server or the streams' keep-alive is next due: now, when streams have
+  /// bytes queued.
+  var deadline: Instant? {
+    if let outputQueuedAt { return outputQueuedAt }
+    let serverDue = server.timeoutMilliseconds.map { clock.now() + .milliseconds($0) }
+    serverDueAt = serverDue
+    guard !streams.isEmpty else { return serverDue }
+    return serverDue.map { min($0, nextKeepAlive) } ?? nextKeepAlive
+  }
+
+  /// Whether the server is due at `now` without an event: bytes queued on streams, its
+  /// own timeout (as `deadline` last read it), a keep-alive.
+  func isDue(at now: Instant) -> Bool {
+    outputQueuedAt != nil || serverDueAt.map { $0 <= now } == true
+      || (!streams.isEmpty && now >= nextKeepAlive)
+  }
+
+  /// Serves what is ready, and keeps quiet streams open.
+  func serve(at now: Instant) {
+    if now >= nextKeepAlive {
+      nextKeepAlive = now + Self.keepAliveInterval
+      send(BoardFeed.keepAlive)
+    }
+    outputQueuedAt = nil
+    serverDueAt = nil
+    server.serve()
+  }
+
+  /// Tells every stream the board's new state.
+  func publish(_ board: Scoreboard, at now: Instant) {
+    guard !streams.isEmpty else { return }
+    send(BoardFeed.event("state", data: document(of: board, at: now)))
+  }
+
+  /// Tells every stream an event line as `watch` clients get it (`value home 12`).
+  func broadcast(_ line: String) {
+    guard !streams.isEmpty else { return }
+    let words = line.hasPrefix("event ") ? String(line.dropFirst(6)) : line
+    send(BoardFeed.event("watch", data: words))
+  }
+
+  /// Closes every connection and the listening socket.
+  func close() {
+    streams.removeAll()
+    server.stop()
+  }
+
+  private func send(_ bytes: [UInt8]) {
+    if outputQueuedAt == nil {
+      outputQueuedAt = clock.now()
+    }
+    for stream in streams where !server.send(bytes, to: stream) {
+      streams.remove(stream)
+      logger.info("web: an event stream's client did not read; dropped")
+    }
+  }
+
+  private func document(of board: Scoreboard, at now: Instant) -> String {
+    StateDocument.json(of: board, at: now, wallClockMilliseconds: clock.wallClockMilliseconds())
+  }
+
+  // MARK: - Requests
+
+  private func handle(_ exchange: WebServer.Exchange) {
+    guard exchange.method == "GET" || exchange.method == "HEAD" else {
+      respond(
+        exchange, 405, text: "only GET and HEAD are served here\n",
+        headers: [("Allow", "GET, HEAD")])
+      return
+    }
+    let (board, now) = board()
+    switch exchange.path {
+    case "/":
+      respond(exchange, 302, text: "see /board\n", headers: [("Location", "/board")])
+    case "/api/state":
+      respondJSON(exchange, document(of: board, at: now))
+    case "/api/layout":
+      respondJSON(exchange, BoardFeed.layout(of: board.spec, name: settings.name))
+    case "/api/vmix":
+      respondJSON(exchange, BoardFeed.vmix(of: board, at: now))
+    case "/api/events":
+      let first =
+        BoardFeed.event("layout", data: BoardFeed.layout(of: board.spec, name: settings.name))
+        + BoardFeed.event("state", data: document(of: board, at: now))
+      if let stream = exchange.openStream(first: first) {
+        streams.insert(stream)
+      }
+    case "/board" where settings.boardPage == .operators:
+      respond(exchange, 403, text: "this board's page is for its operators only (board-page)\n")
+    default:
+      guard let page = pages[exchange.path] else {
+        respond(exchange, 404, text: "no page at \(exchange.path.prefix(200))\n")
+        return
+      }
+      exchange.respond(
+        200, contentType: page.contentType, body: page.bytes, headers: Self.pageHeaders)
+    }
+  }
+
+  private static let pageHeaders = [
+    ("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff"),
+    ("Content-Security-Policy", "default-src 'self'; frame-ancestors *"),
+    ("Referrer-Policy", "no-referrer"),
+  ]
+
+  private func respondJSON(_ exchange: WebServer.Exchange, _ json: String) {
+    exchange.respond(
+      200, contentType: "application/json", body: Array(json.utf8),
+      headers: [
+        ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+        ("Access-Control-Allow-Origin", "*"),
+      ])
+  }
+
+  private func respond(
+    _ exchange: WebServer.Exchange, _ status: Int, text: String, headers: [(String, String)] = []
+  ) {
+    exchange.respond(
+      status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8),
+      headers: headers + [("X-Content-Type-Options", "nosniff")])
+  }
+
+  private static func contentType(of file: String) -> String {
+    if file.hasSuffix(".html") { return "text/html; charset=utf-8" }
+    if file.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
+    if file.hasSuffix(".css") { return "text/css; charset=utf-8" }
+    return "application/octet-stream"
+  }
+}

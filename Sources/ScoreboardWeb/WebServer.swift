@@ -1,0 +1,156 @@
+import CScoreboardWeb
+@preconcurrency import Glibc
+
+/// An HTTP server in the caller's loop, through libmicrohttpd in its external mode: no
+/// thread of its own. The caller watches `descriptor` for reading and calls `serve()`
+/// when it is readable or at `timeout`; each complete request goes to `handler`, which
+/// answers at once, or opens a stream of Server-Sent Events that `send(_:to:)` feeds.
+public final class WebServer {
+  /// One request, and how to answer it: exactly once, during the handler's call.
+  public struct Exchange {
+    fileprivate let exchange: OpaquePointer
+    /// `GET`, `POST`, ...
+    public let method: String
+    /// The path, percent-encoding undone.
+    public let path: String
+    public let host: String?
+    public let origin: String?
+    public let cookie: String?
+    public let body: [UInt8]
+    /// The client's address as text.
+    public let clientAddress: String
+
+    /// The query argument `name`, or nil.
+    public func argument(_ name: String) -> String? {
+      sbw_exchange_argument(exchange, name).map { String(cString: $0) }
+    }
+
+    /// Answers with `status`, `contentType`, `body` and more `headers`.
+    public func respond(
+      _ status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = []
+    ) {
+      let headerText = headers.map { "\($0.0): \($0.1)\n" }.joined()
+      _ = body.withUnsafeBufferPointer { bytes in
+        sbw_exchange_respond(
+          exchange, Int32(status), contentType, bytes.baseAddress, bytes.count,
+          headerText.isEmpty ? nil : headerText)
+      }
+    }
+
+    /// Answers with a stream of Server-Sent Events starting with `first`; nil when the
+    /// stream could not be opened (the request then has its answer all the same).
+    public func openStream(first: [UInt8]) -> UInt64? {
+      var stream: UInt64 = 0
+      let result = first.withUnsafeBufferPointer { bytes in
+        sbw_exchange_open_stream(exchange, bytes.baseAddress, bytes.count, &stream)
+      }
+      return result == 0 ? stream : nil
+    }
+  }
+
+  /// Why the server could not start, in words.
+  public struct StartError: Error, CustomStringConvertible {
+    public var description: String
+  }
+
+  private var server: OpaquePointer?
+  private let handler: (Exchange) -> Void
+  private let streamClosed: (UInt64) -> Void
+
+  /// Starts listening on `address` (IPv4 or IPv6, as text) and `port` (0: any free one).
+  public init(
+    address: String, port: Int, connectionLimit: Int, connectionsPerAddress: Int,
+    idleTimeoutSeconds: Int, handler: @escaping (Exchange) -> Void,
+    streamClosed: @escaping (UInt64) -> Void
+  ) throws(StartError) {
+    self.handler = handler
+    self.streamClosed = streamClosed
+    var error = [CChar](repeating: 0, count: 300)
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    server = sbw_server_start(
+      address, Int32(port), UInt32(connectionLimit), UInt32(connectionsPerAddress),
+      UInt32(idleTimeoutSeconds), handleRequest, handleStreamClosed, context, &error,
+      error.count)
+    guard server != nil else {
+      let bytes = error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+      throw StartError(description: String(decoding: bytes, as: UTF8.self))
+    }
+  }
+
+  deinit {
+    stop()
+  }
+
+  /// The descriptor to watch for reading (libmicrohttpd's epoll descriptor).
+  public var descriptor: Int32 {
+    server.map { sbw_server_descriptor($0) } ?? -1
+  }
+
+  /// Milliseconds until `serve()` is due without an event; nil: not before an event.
+  public var timeoutMilliseconds: Int64? {
+    guard let server else { return nil }
+    let timeout = sbw_server_timeout(server)
+    return timeout < 0 ? nil : timeout
+  }
+
+  /// The port the server listens on.
+  public var port: Int {
+    server.map { Int(sbw_server_port($0)) } ?? 0
+  }
+
+  /// Accepts, reads, answers and writes what is ready.
+  public func serve() {
+    guard let server else { return }
+    _ = sbw_server_run(server)
+  }
+
+  /// Queues `bytes` on a stream; false when the stream is gone or its client was dropped
+  /// for letting too much wait.
+  @discardableResult
+  public func send(_ bytes: [UInt8], to stream: UInt64) -> Bool {
+    guard let server else { return false }
+    return bytes.withUnsafeBufferPointer {
+      sbw_stream_send(server, stream, $0.baseAddress, $0.count)
+    }
+      == 0
+  }
+
+  /// Closes every connection and the listening socket.
+  public func stop() {
+    guard let server else { return }
+    self.server = nil
+    sbw_server_stop(server)
+  }
+
+  fileprivate func handle(_ exchange: OpaquePointer, _ request: sbw_request) {
+    func text(_ pointer: UnsafePointer<CChar>?) -> String? {
+      pointer.map {
+        String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self)
+      }
+    }
+    let body =
+      request.body.map { Array(UnsafeBufferPointer(start: $0, count: request.body_length)) } ?? []
+    handler(
+      Exchange(
+        exchange: exchange, method: text(request.method) ?? "", path: text(request.path) ?? "",
+        host: text(request.host), origin: text(request.origin), cookie: text(request.cookie),
+        body: body, clientAddress: text(request.client_address) ?? ""))
+  }
+
+  fileprivate func closed(_ stream: UInt64) {
+    streamClosed(stream)
+  }
+}
+
+private func handleRequest(
+  context: UnsafeMutableRawPointer?, exchange: OpaquePointer?,
+  request: UnsafePointer<sbw_request>?
+) {
+  guard let context, let exchange, let request else { return }
+  Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue().handle(exchange, request.pointee)
+}
+
+private func handleStreamClosed(context: UnsafeMutableRawPointer?, stream: UInt64) {
+  guard let context else { return }
+  Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue().closed(stream)
+}

@@ -1,0 +1,183 @@
+@preconcurrency import Glibc
+import TestSupport
+import Testing
+
+/// The board's web server in the real daemon, over real HTTP: the board as JSON and as a
+/// stream of events, the pages, and requests it refuses.
+@Suite(
+  .serialized,
+  .enabled(
+    if: access("/usr/include/microhttpd.h", R_OK) == 0
+      || dlopen("libmicrohttpd.so.12", RTLD_NOW) != nil,
+    "needs libmicrohttpd (make deps)"))
+struct WebTests {
+  /// The pages in the source tree.
+  static let pages: String = {
+    let file = #filePath
+    var folder = file[..<file.lastIndex(of: "/")!]
+    folder = folder[..<folder.lastIndex(of: "/")!]
+    folder = folder[..<folder.lastIndex(of: "/")!]
+    return folder + "/web"
+  }()
+
+  static func configuration(folder: TemporaryFolder, port: Int, extra: String = "") -> String {
+    """
+    \(ScoreboardSection.text(in: folder, logLevel: "info"))
+
+    [display main]
+    driver = terminal
+    digits = 9
+
+    [field home]
+    position = 1
+    digits = 2
+
+    [field away]
+    position = 3
+    digits = 2
+
+    [field game]
+    type = clock
+    position = 5
+    length = 10:00
+
+    [web]
+    listen = 127.0.0.1:\(port)
+    pages = \(pages)
+    name = Court 1
+    \(extra)
+    """
+  }
+
+  /// A daemon serving the board on a free port, once it says so.
+  static func start(folder: TemporaryFolder, extra: String = "") throws -> (DaemonProcess, Int) {
+    let port = try MosquittoBroker.freePort()
+    let path = try folder.write("web.conf", configuration(folder: folder, port: port, extra: extra))
+    let daemon = try DaemonProcess(arguments: ["--config", path], folder: folder)
+    try #require(
+      daemon.waitForStderr {
+        $0.contains("web: serving the board on http://127.0.0.1:\(port)/board")
+      },
+      "\(daemon.stderrText)")
+    return (daemon, port)
+  }
+
+  @Test func theBoardIsServedAsJSONAsEventsAndAsPages() throws {
+    let folder = try TemporaryFolder()
+    let (daemon, port) = try Self.start(folder: folder)
+    let control = try ControlClient(path: folder.path(of: "control"))
+    let http = try HTTPClient(port: port)
+
+    let state = try #require(http.request("/api/state"))
+    #expect(state.status == 200)
+    #expect(state.headers["content-type"] == "application/json")
+    #expect(state.body.hasPrefix(#"{"fields":{"home":{"shown":"0","value":0},"#))
+
+    #expect(control.request("set home 12") == "ok home 12")
+    #expect(http.request("/api/state")?.body.contains(#""home":{"shown":"12","value":12}"#) == true)
+    #expect(http.request("/api/vmix")?.body == #"[{"home":"12","away":"0","game":"10:00"}]"#)
+    let layout = try #require(http.request("/api/layout"))
+    #expect(layout.body.hasPrefix(#"{"name":"Court 1","fields":[{"name":"home","label":"HOME""#))
+
+    // The stream: the layout and the state on connecting, then every change.
+    let events = try HTTPClient(port: port)
+    events.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    let head = try #require(events.response())
+    #expect(head.status == 200)
+    #expect(head.headers["content-type"] == "text/event-stream")
+    #expect(events.readStream { $0.contains("event: layout") && $0.contains("event: state") })
+    #expect(control.request("add away +1") == "ok away 1")
+    #expect(
+      events.readStream {
+        $0.contains("event: watch\ndata: value away 1\n")
+          && $0.contains(#"data: {"fields":{"home":{"shown":"12","value":12},"away":{"shown":"1""#)
+      }, "\(events.streamText)")
+    #expect(control.request("start game")?.hasPrefix("ok game 10:00") == true)
+    #expect(events.readStream { $0.contains("data: clock game started 10:00.0") })
+
+    for (path, type) in [
+      ("/board", "text/html"), ("/overlay", "text/html"), ("/scoreboard.js", "text/javascript"),
+      ("/style.css", "text/css"),
+    ] {
+      let page = try #require(http.request(path), "\(path)")
+      #expect(page.status == 200, "\(path)")
+      #expect(page.headers["content-type"]?.hasPrefix(type) == true, "\(path)")
+    }
+    #expect(http.request("/")?.headers["location"] == "/board")
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
+  @Test func writesUnknownPathsAndOversizedRequestsAreRefused() throws {
+    let folder = try TemporaryFolder()
+    let (daemon, port) = try Self.start(folder: folder)
+    let control = try ControlClient(path: folder.path(of: "control"))
+    let http = try HTTPClient(port: port)
+    for method in ["POST", "PUT", "DELETE"] {
+      let answer = http.request("/api/state", method: method, body: "set home 99")
+      #expect(answer?.status == 405, "\(method)")
+      #expect(answer?.headers["allow"] == "GET, HEAD")
+    }
+    for path in [
+      "/../etc/passwd", "/%2e%2e/etc/passwd", "/board%00.html", "/web/board.html",
+      "/board.html", "//etc/passwd", "/%ff%fe",
+    ] {
+      #expect(http.request(path)?.status == 404, "\(path)")
+    }
+    let oversized = try HTTPClient(port: port)
+    #expect(
+      oversized.request("/api/state", method: "POST", body: String(repeating: "x", count: 5_000))?
+        .status
+        == 413)
+    let longHeader = try HTTPClient(port: port)
+    let answer = longHeader.request(
+      "/api/state", headers: ["X-Filler": String(repeating: "y", count: 40_000)])
+    #expect(answer.map { $0.status >= 400 } ?? longHeader.isClosed(within: 5))
+    #expect(control.request("get home") == "ok 0", "nothing changed, the board answers")
+    #expect(http.request("/api/state")?.status == 200, "the server serves on")
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
+  @Test func aStreamWhoseClientDoesNotReadIsDropped() throws {
+    let folder = try TemporaryFolder()
+    let (daemon, port) = try Self.start(folder: folder)
+    let control = try ControlClient(path: folder.path(of: "control"))
+    let stalled = try HTTPClient(port: port, receiveBuffer: 4096)
+    stalled.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    #expect(waitUntil { daemon.stderrText.contains("web:") })
+    // Each change queues its state (about 300 bytes) and its event: 2,000 changes are
+    // more than the 256 KiB a stream keeps, beyond what the sockets hold.
+    var changes = 0
+    while changes < 2_000, !daemon.stderrText.contains("did not read; dropped") {
+      changes += 1
+      #expect(control.request("set home \(changes % 100)") == "ok home \(changes % 100)")
+      if changes % 100 == 0 {
+        _ = daemon.waitForStderr(timeout: 0.01) { $0.contains("dropped") }
+      }
+    }
+    #expect(
+      daemon.waitForStderr { $0.contains("web: an event stream's client did not read; dropped") })
+    #expect(stalled.isClosed(within: 10), "the stalled client's connection is closed")
+    let http = try HTTPClient(port: port)
+    #expect(http.request("/api/state")?.status == 200)
+    #expect(control.request("get home") == "ok \(changes % 100)")
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
+  @Test func aPortInUseIsNamedAndTheDaemonExits69() throws {
+    let first = try TemporaryFolder()
+    let (daemon, port) = try Self.start(folder: first)
+    let second = try TemporaryFolder()
+    let path = try second.write("web.conf", Self.configuration(folder: second, port: port))
+    let refused = try DaemonProcess(arguments: ["--config", path], folder: second)
+    #expect(refused.waitForExit() == 69)
+    #expect(
+      refused.stderrText.contains(
+        "[web] listen = 127.0.0.1:\(port): cannot listen on 127.0.0.1 port \(port): "
+          + "Address already in use"), "\(refused.stderrText)")
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+}
