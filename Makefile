@@ -3,6 +3,7 @@
 #   make demo    the scoreboard in this terminal, typed on this keyboard (no hardware)
 #   make test    everything CI checks: warnings as errors, formatting, all tests
 #   make test-gpiod2  all tests again, built against libgpiod 2 (downloaded, not installed)
+#   make test-web  the web pages in a headless chromium: they show what the daemon shows
 #   make test-trixie  make test again in a Debian trixie root, with trixie's own Swift
 #                  (swiftlang 6.0) and libgpiod 2.2 (scripts/test-trixie.sh; needs root)
 #   make test-hil  the daemon on real kernel devices in a QEMU virtual machine, against
@@ -67,7 +68,7 @@ MAN_PAGES := docs/man/scoreboardd.8 docs/man/scoreboardd.conf.5 docs/man/scorebo
 EXAMPLES := $(wildcard Config/examples/*.conf Config/examples/*.acl)
 DOCS := $(wildcard docs/*.md)
 
-.PHONY: all deps toolchain build demo test test-gpiod2 test-trixie test-hil test-powercut bench fuzz
+.PHONY: all deps toolchain build demo test test-gpiod2 test-trixie test-hil test-powercut bench fuzz test-web install-packages
 .PHONY: deb test-arm64
 .PHONY: lint format clean
 .PHONY: check-man install uninstall
@@ -76,8 +77,11 @@ all: build
 
 # Installs missing Debian packages when run as root; otherwise prints the exact command.
 deps:
+	@$(MAKE) -s install-packages PACKAGES="$(DEB_PACKAGES) $(TEST_PACKAGES) $(CHECK_PACKAGES)"
+
+install-packages:
 	@missing=""; \
-	for package in $(DEB_PACKAGES) $(TEST_PACKAGES) $(CHECK_PACKAGES); do \
+	for package in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q 'install ok installed' \
 	    || missing="$$missing $$package"; \
 	done; \
@@ -175,6 +179,16 @@ test-arm64:
 # Hardware in the loop: the release daemon, built against libgpiod 1.6 and 2, runs in a
 # QEMU guest with a Debian kernel on gpio-sim lines, a uinput keypad and a real UART (see
 # Tests/HIL/run.sh). Downloads and builds go to ~/.cache/scoreboardd/hil and .build.
+# The pages in a real browser: Debian's chromium, headless, through chromium-driver and
+# python3-selenium (Tests/Web/browser_test.py). Screenshots go to .build/web-screenshots.
+WEB_TEST_PACKAGES := chromium chromium-driver python3-selenium
+test-web: deps toolchain
+	@$(MAKE) -s install-packages PACKAGES="$(WEB_TEST_PACKAGES)"
+	$(SWIFT) build $(SWIFT_FLAGS) --product scoreboardd
+	$(SWIFT) build $(SWIFT_FLAGS) --product scoreboardctl
+	@mkdir -p .build/web-screenshots
+	/usr/bin/python3 Tests/Web/browser_test.py "$$($(SWIFT) build --show-bin-path)" .build/web-screenshots
+
 test-hil: deps toolchain
 	SWIFT="$(SWIFT)" bash Tests/HIL/run.sh
 

@@ -166,6 +166,34 @@ struct WebTests {
     #expect(daemon.waitForExit() == 0)
   }
 
+  @Test func slowClientsOfOneAddressLeaveTheBoardToEveryoneElse() throws {
+    let folder = try TemporaryFolder()
+    let (daemon, port) = try Self.start(folder: folder)
+    let control = try ControlClient(path: folder.path(of: "control"))
+    // 1,000 connections from one machine (127.0.0.2), each sending half a request and
+    // then nothing (slowloris): the server takes 20 of them (connections-per-address).
+    var slow: [HTTPClient] = []
+    for _ in 0..<1_000 {
+      let client = try HTTPClient(port: port, from: "127.0.0.2")
+      client.send("GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+      slow.append(client)
+    }
+    // Everyone else is served, and the board answers at once.
+    for value in 1...20 {
+      #expect(control.request("set home \(value)") == "ok home \(value)")
+      let http = try HTTPClient(port: port)
+      #expect(
+        http.request("/api/state", timeout: 2)?.body.contains(#""home":{"shown":"\#(value)""#)
+          == true)
+    }
+    let refused = slow.filter { $0.isClosed(within: 0.005) }.count
+    #expect(refused >= 1_000 - 20, "\(refused) of the slow connections were closed at once")
+    slow.removeAll()
+    #expect(control.request("get home") == "ok 20")
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
   @Test func aPortInUseIsNamedAndTheDaemonExits69() throws {
     let first = try TemporaryFolder()
     let (daemon, port) = try Self.start(folder: first)

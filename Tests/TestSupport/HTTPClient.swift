@@ -14,13 +14,27 @@ public final class HTTPClient {
   private let socket: CInt
   private var received: [UInt8] = []
 
-  /// Connects to `port` on 127.0.0.1; `receiveBuffer` makes the socket's receive buffer
-  /// that small (a client that reads slowly fills it soon).
-  public init(port: Int, receiveBuffer: Int? = nil) throws {
+  /// Connects to `port` on 127.0.0.1 from the address `source` (another of the loopback
+  /// network's, such as 127.0.0.2, is another client machine to the server);
+  /// `receiveBuffer` makes the socket's receive buffer that small (a client that reads
+  /// slowly fills it soon).
+  public init(port: Int, from source: String = "127.0.0.1", receiveBuffer: Int? = nil) throws {
     socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw SpawnError(message: "socket failed") }
     if var size = receiveBuffer.map(CInt.init) {
       setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<CInt>.size))
+    }
+    var local = sockaddr_in()
+    local.sin_family = sa_family_t(AF_INET)
+    local.sin_addr.s_addr = inet_addr(source)
+    let bound = withUnsafePointer(to: &local) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else {
+      close(socket)
+      throw SpawnError(message: "cannot bind to \(source): errno \(errno)")
     }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
