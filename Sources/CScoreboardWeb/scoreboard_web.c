@@ -395,6 +395,13 @@ static int listen_on(const char *address, int port, int *is_ipv6, char *error, s
   return descriptor;
 }
 
+int sbw_library_load(char *problem, size_t size) {
+  pthread_once(&library_once, load_library);
+  if (library_loaded) return 0;
+  snprintf(problem, size, "%s", library_problem);
+  return -1;
+}
+
 sbw_server *sbw_server_start(const char *address, int port, unsigned connection_limit,
                              unsigned per_address_limit, unsigned timeout_seconds,
                              sbw_handler handler, sbw_stream_closed closed, void *context,

@@ -143,6 +143,11 @@ public enum CommandLineInterface {
             mqtt.mirror.map { "mirror of \($0.source) on \(mqtt.brokerURL)" }
               ?? "MQTT \(mqtt.brokerURL) as \(mqtt.baseTopic)")
         }
+        if let web = configuration.web {
+          try WebLink.checkLibrary()
+          _ = try WebLink.readPages(web)
+          parts.append("web pages on \(web.listenText)")
+        }
         write("\(path): valid (\(parts.joined(separator: ", ")))\n", to: .standardOutput)
         return .success
       } catch {

@@ -46,20 +46,8 @@ final class WebLink {
     self.settings = settings
     self.logger = logger
     self.clock = clock
-    var pages: [String: (String, [UInt8])] = [:]
-    for (path, file) in Self.pageFiles {
-      let location = settings.pages + "/" + file
-      do {
-        pages[path] = (
-          Self.contentType(of: file), try FileDescriptor.readRegularFile(location, limit: 1 << 20)
-        )
-      } catch {
-        throw DaemonError(
-          "[web] pages: cannot read \(location): \(error) (the package installs the pages to "
-            + "\(WebSettings.installedPages))", exitCode: .configuration)
-      }
-    }
-    self.pages = pages
+    try Self.checkLibrary()
+    pages = try Self.readPages(settings)
     nextKeepAlive = clock.now() + Self.keepAliveInterval
     var handle: (WebServer.Exchange) -> Void = { _ in }
     var closed: (UInt64) -> Void = { _ in }
@@ -74,6 +62,37 @@ final class WebLink {
     handle = { [unowned self] exchange in self.handle(exchange) }
     closed = { [unowned self] stream in self.streams.remove(stream) }
     logger.notice("web: serving the board on http://\(settings.listenText)/board")
+  }
+
+  /// Checks that libmicrohttpd can be loaded.
+  ///
+  /// - Throws: `DaemonError` (exit code 78) naming the package to install.
+  static func checkLibrary() throws(DaemonError) {
+    if let problem = WebServer.libraryProblem {
+      throw DaemonError("[web]: \(problem)", exitCode: .configuration)
+    }
+  }
+
+  /// The pages of `settings`' folder, by the path each is served at.
+  ///
+  /// - Throws: `DaemonError` (exit code 78) naming a page that cannot be read.
+  static func readPages(_ settings: WebSettings) throws(DaemonError)
+    -> [String: (contentType: String, bytes: [UInt8])]
+  {
+    var pages: [String: (contentType: String, bytes: [UInt8])] = [:]
+    for (path, file) in pageFiles {
+      let location = settings.pages + "/" + file
+      do {
+        pages[path] = (
+          contentType(of: file), try FileDescriptor.readRegularFile(location, limit: 1 << 20)
+        )
+      } catch {
+        throw DaemonError(
+          "[web] pages: cannot read \(location): \(error) (the package installs the pages to "
+            + "\(WebSettings.installedPages))", exitCode: .configuration)
+      }
+    }
+    return pages
   }
 
   /// The descriptor the loop watches.

@@ -53,6 +53,14 @@ public final class WebServer {
     public var description: String
   }
 
+  /// Why libmicrohttpd cannot be loaded on this machine, naming the package to install;
+  /// nil when it can. Loads it once.
+  public static var libraryProblem: String? {
+    var problem = [CChar](repeating: 0, count: 320)
+    guard sbw_library_load(&problem, problem.count) != 0 else { return nil }
+    return String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   private var server: OpaquePointer?
   private let handler: (Exchange) -> Void
   private let streamClosed: (UInt64) -> Void

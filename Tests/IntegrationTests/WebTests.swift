@@ -194,6 +194,23 @@ struct WebTests {
     #expect(daemon.waitForExit() == 0)
   }
 
+  @Test func checkConfigNamesAPageThatCannotBeRead() throws {
+    let folder = try TemporaryFolder()
+    let good = try folder.write("good.conf", Self.configuration(folder: folder, port: 8080))
+    let valid = try DaemonProcess(arguments: ["--check-config", good])
+    #expect(valid.waitForLine { $0.hasSuffix("web pages on 127.0.0.1:8080)") } != nil)
+    #expect(valid.waitForExit() == 0)
+    let bad = try folder.write(
+      "bad.conf",
+      Self.configuration(folder: folder, port: 8080).replacing(
+        "pages = \(Self.pages)", with: "pages = \(folder.path)/nowhere"))
+    let refused = try DaemonProcess(arguments: ["--check-config", bad])
+    #expect(refused.waitForExit() == 78)
+    #expect(
+      refused.stderrText.hasPrefix(
+        "[web] pages: cannot read \(folder.path)/nowhere/board.html: "), "\(refused.stderrText)")
+  }
+
   @Test func aPortInUseIsNamedAndTheDaemonExits69() throws {
     let first = try TemporaryFolder()
     let (daemon, port) = try Self.start(folder: first)

@@ -47,6 +47,10 @@ typedef void (*sbw_handler)(void *context, sbw_exchange *exchange, const sbw_req
 /// A stream ended: its client left or was dropped, or the server stopped.
 typedef void (*sbw_stream_closed)(void *context, uint64_t stream);
 
+/// Loads libmicrohttpd if it is not loaded yet: 0 when it is there; else -1, with why
+/// (and which package to install) in `problem`.
+int sbw_library_load(char *problem, size_t size);
+
 /// Starts a server listening on `address` (an IPv4 or IPv6 address, as text) and `port`,
 /// with at most `connection_limit` connections and `per_address_limit` from one address;
 /// an idle connection is closed after `timeout_seconds`. NULL on failure, with the
