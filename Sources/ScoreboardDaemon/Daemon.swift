@@ -673,8 +673,9 @@ public final class Daemon {
   /// Starts the web server `settings` describe (nil: none), watched by the loop.
   private func openWeb(_ settings: WebSettings?) throws(DaemonError) {
     guard let settings else { return }
-    let link = try WebLink(settings: settings, logger: logger, clock: clock)
-    link.board = { [unowned self] in (self.logic.board, max(self.clock.now(), self.logic.time)) }
+    let link = try WebLink(settings: settings, logger: logger, clock: clock) { [unowned self] in
+      (self.logic.board, max(self.clock.now(), self.logic.time))
+    }
     loop.watch(link.descriptor, for: .readable) { [unowned self, unowned link] _ in
       link.serve(at: self.clock.now())
     }

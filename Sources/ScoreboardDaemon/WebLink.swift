@@ -26,9 +26,7 @@ final class WebLink {
   /// When the server's own timeout comes, as `deadline` last read it.
   private var serverDueAt: Instant?
   /// The board and the instant of the model, when a request needs them.
-  var board: () -> (Scoreboard, Instant) = {
-    (Scoreboard(spec: ScoreboardSpec(fields: [], displays: [])), .zero)
-  }
+  private let board: () -> (Scoreboard, Instant)
 
   /// How often a quiet stream gets a comment line.
   static let keepAliveInterval = Duration.seconds(15)
@@ -38,12 +36,17 @@ final class WebLink {
     ("/overlay.js", "overlay.js"), ("/scoreboard.js", "scoreboard.js"), ("/style.css", "style.css"),
   ]
 
-  /// Reads the pages and starts listening.
+  /// Reads the pages and starts listening; `board` gives the board and the model's
+  /// instant when a request needs them.
   ///
   /// - Throws: `DaemonError` (exit code 78) naming a page that cannot be read, or why
   ///   the server cannot listen.
-  init(settings: WebSettings, logger: Logger, clock: any TimeSource) throws(DaemonError) {
+  init(
+    settings: WebSettings, logger: Logger, clock: any TimeSource,
+    board: @escaping () -> (Scoreboard, Instant)
+  ) throws(DaemonError) {
     self.settings = settings
+    self.board = board
     self.logger = logger
     self.clock = clock
     try Self.checkLibrary()
