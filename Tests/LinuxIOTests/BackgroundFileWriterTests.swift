@@ -9,6 +9,12 @@ import Testing
 @Suite struct BackgroundFileWriterTests {
   @Test func writesDurablyOnANicerThreadAndSaysSo() throws {
     let folder = try TemporaryFolder()
+    // Other tests run daemons in this process, each with a writer of its own: this
+    // writer's thread is one of those that were not there before it.
+    func writerThreads() -> [ProcessThreads.Thread] {
+      ProcessThreads.of().filter { $0.name == BackgroundFileWriter.threadName }
+    }
+    let before = Set(writerThreads().map(\.id))
     let writer = try BackgroundFileWriter()
     #expect(!writer.isBusy)
     try writer.start(Array("home 7\n".utf8), to: folder.path(of: "state"), ticket: 3)
@@ -21,11 +27,13 @@ import Testing
 
     let threads = ProcessThreads.of()
     let own = try #require(threads.first { $0.id == Int(getpid()) }).nice
-    let writing = threads.filter { $0.name == BackgroundFileWriter.threadName }
-    #expect(writing.count == 1, "\(threads)")
-    #expect(writing.first?.nice == min(own + Int(BackgroundFileWriter.niceness), 19))
+    let writing = writerThreads().filter { !before.contains($0.id) }
+    #expect(!writing.isEmpty, "\(threads)")
+    let niceness = min(own + Int(BackgroundFileWriter.niceness), 19)
+    #expect(writing.allSatisfy { $0.nice == niceness }, "\(writing)")
     writer.close()
-    #expect(!ProcessThreads.of().contains { $0.name == BackgroundFileWriter.threadName })
+    let remaining = Set(writerThreads().map(\.id))
+    #expect(writing.contains { !remaining.contains($0.id) }, "its thread ends with it")
   }
 
   @Test func aFailedWriteSaysWhichCallFailedAndTheCompletionDescriptorWakes() throws {
