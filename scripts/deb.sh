@@ -104,7 +104,8 @@ for deb in "$out"/scoreboardd_*.deb; do
     *libmosquitto*) fail "${deb##*/}: Depends names libmosquitto; it must only be recommended" ;;
     *libmicrohttpd*) fail "${deb##*/}: Depends names libmicrohttpd; it must only be recommended" ;;
   esac
-  dpkg-deb -c "$deb" | grep -q '/usr/share/scoreboardd/web/board.html$' ||
+  contents=$(dpkg-deb -c "$deb")
+  grep -q '/usr/share/scoreboardd/web/board.html$' <<<"$contents" ||
     fail "${deb##*/}: the web pages are missing from /usr/share/scoreboardd/web"
   dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/sbin/scoreboardd >"$root/tmp/scoreboardd.packaged"
   echo "  /usr/sbin/scoreboardd: $(in_root "$root" file -b /tmp/scoreboardd.packaged)"
