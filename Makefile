@@ -116,9 +116,11 @@ demo: deps toolchain
 	$(SWIFT) build $(SWIFT_FLAGS) --product scoreboardd
 	$(SWIFT) build $(SWIFT_FLAGS) --product scoreboardctl
 	@mkdir -p -m 0700 "$(DEMO_DIR)"
-	@echo "Scores kept in $(DEMO_DIR)/state. The board in a browser: http://127.0.0.1:8080/board"
-	@echo "From another terminal:"
+	@echo "Scores kept in $(DEMO_DIR)/state. In a browser: the console http://127.0.0.1:8080/,"
+	@echo "the board http://127.0.0.1:8080/board, the overlay http://127.0.0.1:8080/overlay"
+	@echo "From another terminal (pair prints a code, which the board shows for two minutes):"
 	@echo "  SCOREBOARDD_SOCKET=$(DEMO_DIR)/control $$($(SWIFT) build --show-bin-path)/scoreboardctl status"
+	@echo "  SCOREBOARDD_SOCKET=$(DEMO_DIR)/control $$($(SWIFT) build --show-bin-path)/scoreboardctl pair"
 	"$$($(SWIFT) build --show-bin-path)/scoreboardd" --config Config/demo.conf \
 	  --state-file "$(DEMO_DIR)/state" --control-socket "$(DEMO_DIR)/control"
 
@@ -242,6 +244,9 @@ install: $(RELEASE_PROGRAMS)
 	sed -e 's|@datadir@|$(DATADIR)|g' \
 	  systemd/mqtt-network.conf >"$(DESTDIR)$(DATADIR)/scoreboardd/mqtt-network.conf"
 	chmod 0644 "$(DESTDIR)$(DATADIR)/scoreboardd/mqtt-network.conf"
+	sed -e 's|@datadir@|$(DATADIR)|g' \
+	  systemd/web-port-80.conf >"$(DESTDIR)$(DATADIR)/scoreboardd/web-port-80.conf"
+	chmod 0644 "$(DESTDIR)$(DATADIR)/scoreboardd/web-port-80.conf"
 	$(INSTALL) -d "$(DESTDIR)$(DATADIR)/scoreboardd/web"
 	$(INSTALL) -m 0644 web/* "$(DESTDIR)$(DATADIR)/scoreboardd/web/"
 	$(INSTALL) -m 0644 systemd/scoreboardd.sysusers "$(DESTDIR)$(SYSUSERSDIR)/scoreboardd.conf"
@@ -294,6 +299,7 @@ uninstall:
 	rm -f "$(DESTDIR)$(SBINDIR)/scoreboardd" "$(DESTDIR)$(BINDIR)/scoreboardctl" \
 	  "$(DESTDIR)$(SYSTEMDUNITDIR)/scoreboardd.service" \
 	  "$(DESTDIR)$(DATADIR)/scoreboardd/mqtt-network.conf" \
+	  "$(DESTDIR)$(DATADIR)/scoreboardd/web-port-80.conf" \
 	  "$(DESTDIR)$(SYSUSERSDIR)/scoreboardd.conf" \
 	  "$(DESTDIR)$(MANDIR)/man1/scoreboardctl.1" \
 	  "$(DESTDIR)$(MANDIR)/man5/scoreboardd.conf.5" \

@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "ScoreboardDrivers", targets: ["ScoreboardDrivers"]),
     .library(name: "ProtocolDecoders", targets: ["ProtocolDecoders"]),
     .library(name: "ScoreboardMQTT", targets: ["ScoreboardMQTT"]),
+    .library(name: "ScoreboardWeb", targets: ["ScoreboardWeb"]),
   ],
   targets: [
     // The model: fields, edit sessions, undo, segments, renderer. No I/O, no Foundation.
@@ -115,6 +116,7 @@ let package = Package(
     .testTarget(
       name: "ScoreboardMQTTTests",
       dependencies: ["ScoreboardMQTT", "ScoreboardCore", "ScoreboardSettings", "TestExpectations"]),
+    .testTarget(name: "ScoreboardWebTests", dependencies: ["ScoreboardWeb", "ScoreboardCore"]),
     .testTarget(
       name: "LinuxIOTests",
       dependencies: ["LinuxIO", "ScoreboardSettings", "TestExpectations", "TestSupport"]),

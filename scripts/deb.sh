@@ -107,6 +107,10 @@ for deb in "$out"/scoreboardd_*.deb; do
   contents=$(dpkg-deb -c "$deb")
   grep -q '/usr/share/scoreboardd/web/board.html$' <<<"$contents" ||
     fail "${deb##*/}: the web pages are missing from /usr/share/scoreboardd/web"
+  grep -q '/usr/share/scoreboardd/web/console.html$' <<<"$contents" ||
+    fail "${deb##*/}: the web console is missing from /usr/share/scoreboardd/web"
+  grep -q '/usr/share/scoreboardd/web-port-80.conf$' <<<"$contents" ||
+    fail "${deb##*/}: the port 80 drop-in is missing from /usr/share/scoreboardd"
   dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/sbin/scoreboardd >"$root/tmp/scoreboardd.packaged"
   echo "  /usr/sbin/scoreboardd: $(in_root "$root" file -b /tmp/scoreboardd.packaged)"
   rm -f "$root/tmp/scoreboardd.packaged"

@@ -8,9 +8,9 @@
 # with its @sbindir@ replaced by BINARY's directory, as `make install` replaces it
 # by the installed one.
 #
-# Both ways the unit runs are checked: the unit alone (no network), and the unit with
-# the MQTT drop-in mqtt-network.conf linked among its drop-ins, as the administrator
-# links it (see that file):
+# The three ways the unit runs are checked: the unit alone (no network), the unit with
+# the network drop-in mqtt-network.conf linked among its drop-ins, as the administrator
+# links it (see that file), and with web-port-80.conf linked as well (port 80):
 #
 #  1. `systemd-analyze verify` must accept the unit without a word, and find the
 #     man pages that Documentation= names in docs/man;
@@ -58,7 +58,9 @@ sed -e "s|@sbindir@|$binary_dir|g" -e "s|@sysconfdir@|/etc|g" -e "s|@datadir@|/u
   "$here/scoreboardd.service" >"$unit"
 dropin="$work/mqtt-network.conf"
 sed -e "s|@datadir@|/usr/share|g" "$here/mqtt-network.conf" >"$dropin"
-if grep -n '@[a-z]*@' "$unit" "$dropin" >&2; then
+port80="$work/web-port-80.conf"
+sed -e "s|@datadir@|/usr/share|g" "$here/web-port-80.conf" >"$port80"
+if grep -n '@[a-z]*@' "$unit" "$dropin" "$port80" >&2; then
   echo "FAIL: placeholders left in the unit or the drop-in that make install does not replace" >&2
   exit 1
 fi
@@ -66,10 +68,13 @@ fi
 # Each case gets a folder of its own: systemd-analyze reads NAME.service.d/*.conf beside
 # a unit file it is given by path, as systemd reads /etc/systemd/system/NAME.service.d.
 # The drop-in is a symbolic link there, as the administrator makes it.
-mkdir -p "$work/plain" "$work/mqtt/scoreboardd.service.d"
+mkdir -p "$work/plain" "$work/mqtt/scoreboardd.service.d" "$work/port80/scoreboardd.service.d"
 cp "$unit" "$work/plain/scoreboardd.service"
 cp "$unit" "$work/mqtt/scoreboardd.service"
+cp "$unit" "$work/port80/scoreboardd.service"
 ln -s "$dropin" "$work/mqtt/scoreboardd.service.d/mqtt-network.conf"
+ln -s "$dropin" "$work/port80/scoreboardd.service.d/mqtt-network.conf"
+ln -s "$port80" "$work/port80/scoreboardd.service.d/web-port-80.conf"
 
 # A man directory tree for Documentation=man:... to be found in.
 for page in "$top"/docs/man/*.[0-9]; do
@@ -94,7 +99,7 @@ check_case() {
   if [ -n "$output" ]; then
     printf '%s\n' "$output"
   fi
-  if [ "$status" -ne 0 ] || grep -qE 'scoreboardd|mqtt-network' <<<"$output"; then
+  if [ "$status" -ne 0 ] || grep -qE 'scoreboardd|mqtt-network|web-port-80' <<<"$output"; then
     echo "FAIL: systemd-analyze verify found problems in $label" >&2
     exit 1
   fi
@@ -142,6 +147,9 @@ expect_rating "$last_report" 'IPAddressDeny=' exposed "the MQTT drop-in"
 for family in AF_NETLINK AF_PACKET; do
   expect_rating "$last_report" "RestrictAddressFamilies=~$family" held "the MQTT drop-in"
 done
+check_case "$work/port80" "scoreboardd.service with mqtt-network.conf and web-port-80.conf"
+expect_rating "$last_report" 'CapabilityBoundingSet=~CAP_SYS_ADMIN' held "the port 80 drop-in"
+expect_rating "$last_report" 'CapabilityBoundingSet=~CAP_NET_ADMIN' held "the port 80 drop-in"
 
 # 3. The users and groups, created on an empty root together with systemd's own
 # (basic.conf, where dialout comes from), as at boot: any remark fails the check,
@@ -177,5 +185,5 @@ for group in $groups; do
     exit 1
   fi
 done
-echo "exposure: ${exposures[0]}; ${exposures[1]} (both below $maximum_exposure)"
+echo "exposure: ${exposures[0]}; ${exposures[1]}; ${exposures[2]} (each below $maximum_exposure)"
 echo "systemd unit checks passed"

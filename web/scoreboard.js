@@ -43,7 +43,7 @@
     for (var c = 0; c < count; c++) {
       var group = document.createElementNS(SVG, 'g');
       group.setAttribute('transform', 'translate(' + (c * 72) + ',0)');
-      var cell = {segments: [], dot: null, colon: null};
+      var cell = {group: group, segments: [], dot: null, colon: null};
       for (var s = 0; s < 7; s++) {
         var polygon = document.createElementNS(SVG, 'polygon');
         polygon.setAttribute('points', SEGMENTS[s]);
@@ -65,6 +65,8 @@
     }
     return {
       element: svg,
+      // Each cell's <g>, leftmost first, for a page that marks cells (a cursor).
+      cells: parts.map(function (part) { return part.group; }),
       show: function (text) {
         var shown = cells(text);
         while (shown.length < count) shown.unshift({bits: 0, dot: false, colon: false});
@@ -100,7 +102,8 @@
   }
 
   /* Follows the board: calls `onLayout(layout)` and `onFrame(texts)` (each field's text
-     now, by name) whenever something changes, and every tenth while a clock runs. */
+     now, by name) whenever something changes, and every tenth while a clock runs.
+     Returns the EventSource, for a page that listens to more of its events. */
   function follow(onLayout, onFrame, onConnection) {
     var layout = null;
     var state = null;
@@ -145,6 +148,7 @@
     source.onopen = function () { if (onConnection) onConnection(true); };
     source.onerror = function () { if (onConnection) onConnection(false); };
     setInterval(draw, 50);
+    return source;
   }
 
   window.Scoreboard = {makeDigits: makeDigits, follow: follow, clockText: clockText};

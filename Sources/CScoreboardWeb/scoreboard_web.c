@@ -77,6 +77,25 @@ typedef struct stream {
   struct stream *next;
 } stream;
 
+// A request while its body comes in, and while its answer is deferred.
+typedef struct pending_request {
+  uint8_t body[SBW_MAXIMUM_BODY];
+  size_t length;
+  int too_large;
+  // Deferred: the connection is suspended until sbw_deferred_respond gives the answer.
+  int deferred;
+  uint64_t id;
+  struct MHD_Connection *connection;
+  // The deferred answer, once given.
+  int ready;
+  int status;
+  char *content_type;
+  uint8_t *answer;
+  size_t answer_length;
+  char *headers;
+  struct pending_request *next;
+} pending_request;
+
 struct sbw_server {
   struct MHD_Daemon *daemon;
   int port;
@@ -85,18 +104,14 @@ struct sbw_server {
   void *context;
   stream *streams;
   uint64_t next_stream;
+  pending_request *deferred;
+  uint64_t next_deferred;
 };
-
-// A request while its body comes in.
-typedef struct {
-  uint8_t body[SBW_MAXIMUM_BODY];
-  size_t length;
-  int too_large;
-} pending_request;
 
 struct sbw_exchange {
   sbw_server *server;
   struct MHD_Connection *connection;
+  pending_request *pending;
   int answered;
 };
 
@@ -251,6 +266,56 @@ int sbw_exchange_open_stream(sbw_exchange *exchange, const uint8_t *body, size_t
   return 0;
 }
 
+int sbw_exchange_defer(sbw_exchange *exchange, uint64_t *id) {
+  if (exchange->answered || !exchange->pending) return -1;
+  pending_request *pending = exchange->pending;
+  pending->deferred = 1;
+  pending->id = ++exchange->server->next_deferred;
+  pending->connection = exchange->connection;
+  pending->next = exchange->server->deferred;
+  exchange->server->deferred = pending;
+  api.MHD_suspend_connection(exchange->connection);
+  exchange->answered = 1;
+  *id = pending->id;
+  return 0;
+}
+
+static char *copy_text(const char *text) {
+  if (!text) return NULL;
+  size_t length = strlen(text);
+  char *copy = malloc(length + 1);
+  if (copy) memcpy(copy, text, length + 1);
+  return copy;
+}
+
+static void free_answer(pending_request *pending) {
+  free(pending->content_type);
+  free(pending->answer);
+  free(pending->headers);
+  pending->content_type = NULL;
+  pending->answer = NULL;
+  pending->headers = NULL;
+}
+
+int sbw_deferred_respond(sbw_server *server, uint64_t id, int status, const char *content_type,
+                         const uint8_t *body, size_t length, const char *headers) {
+  pending_request **link = &server->deferred;
+  while (*link && (*link)->id != id) link = &(*link)->next;
+  pending_request *pending = *link;
+  if (!pending) return -1;
+  *link = pending->next;
+  pending->next = NULL;
+  pending->status = status;
+  pending->content_type = copy_text(content_type);
+  pending->headers = copy_text(headers);
+  pending->answer = malloc(length ? length : 1);
+  if (pending->answer && length) memcpy(pending->answer, body, length);
+  pending->answer_length = pending->answer ? length : 0;
+  pending->ready = 1;
+  api.MHD_resume_connection(pending->connection);
+  return 0;
+}
+
 const char *sbw_exchange_argument(sbw_exchange *exchange, const char *name) {
   return api.MHD_lookup_connection_value(exchange->connection, MHD_GET_ARGUMENT_KIND, name);
 }
@@ -278,7 +343,16 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
     *upload_data_size = 0;
     return MHD_YES;
   }
-  sbw_exchange exchange = {.server = server, .connection = connection, .answered = 0};
+  sbw_exchange exchange = {
+      .server = server, .connection = connection, .pending = pending, .answered = 0};
+  if (pending->deferred) {
+    // Resumed: the answer has come.
+    if (!pending->ready) return MHD_YES;
+    sbw_exchange_respond(&exchange, pending->status, pending->content_type, pending->answer,
+                         pending->answer_length, pending->headers);
+    free_answer(pending);
+    return MHD_YES;
+  }
   if (pending->too_large) {
     static const char text[] = "request body too large\n";
     sbw_exchange_respond(&exchange, 413, "text/plain; charset=utf-8",
@@ -303,6 +377,7 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
       .host = api.MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Host"),
       .origin = api.MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Origin"),
       .cookie = api.MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Cookie"),
+      .accept = api.MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Accept"),
       .body = pending->body,
       .body_length = pending->length,
       .client_address = address,
@@ -348,7 +423,9 @@ static void request_completed(void *cls, struct MHD_Connection *connection, void
   (void)cls;
   (void)connection;
   (void)code;
-  free(*request_state);
+  pending_request *pending = *request_state;
+  if (pending) free_answer(pending);
+  free(pending);
   *request_state = NULL;
 }
 
@@ -474,6 +551,12 @@ void sbw_server_stop(sbw_server *server) {
     }
   }
   server->closed = NULL;
+  // Suspended requests must be resumed before the daemon stops.
+  while (server->deferred) {
+    static const char text[] = "the scoreboard is stopping\n";
+    sbw_deferred_respond(server, server->deferred->id, 503, "text/plain; charset=utf-8",
+                         (const uint8_t *)text, sizeof text - 1, NULL);
+  }
   api.MHD_stop_daemon(server->daemon);
   free(server);
 }

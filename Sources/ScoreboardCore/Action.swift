@@ -58,6 +58,9 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
   case resetClock(clock: String?, time: Duration?)
   /// Sound a horn for as long as the key is held (the first horn when nil).
   case horn(String?)
+  /// Arm the pairing of a phone or tablet with the board's web console: the daemon
+  /// shows a one-time code on the displays (the board itself changes nothing).
+  case pair
 
   /// The kind of an action, named by its first word (`add` for `add home +1`; `up` and
   /// `down` are `add`).
@@ -68,6 +71,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case adjust
     case resetClock = "reset-clock"
     case horn
+    case pair
   }
 
   /// This action's kind.
@@ -92,6 +96,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case .adjust: .adjust
     case .resetClock: .resetClock
     case .horn: .horn
+    case .pair: .pair
     }
   }
 
@@ -124,6 +129,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case .resetClock(let clock, let time):
       Self.words("reset-clock", clock, time.map { ClockText.exact($0, minutes: true) })
     case .horn(let name): Self.words("horn", name)
+    case .pair: "pair"
     }
   }
 
@@ -137,7 +143,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     "add [FIELD] +N|-N", "up", "down", "set FIELD VALUE", "undo", "reset",
     "brightness up|down|+N|-N|0-15", "blank [on|off]", "start [CLOCK]", "stop [CLOCK]",
     "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",
-    "horn [HORN]",
+    "horn [HORN]", "pair",
   ]
 
   private static func signed(_ value: Int) -> String {
@@ -188,6 +194,7 @@ extension Action {
     case "down": self = try noArguments(.add(field: nil, amount: -1))
     case "undo": self = try noArguments(.undo)
     case "reset": self = try noArguments(.reset)
+    case "pair": self = try noArguments(.pair)
     case "select":
       guard arguments.count == 1 else {
         throw ActionSyntaxError(description: "'select' takes a field name, as in 'select home'")

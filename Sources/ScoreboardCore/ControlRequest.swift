@@ -27,6 +27,20 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
   case clock(Action)
   /// Sound a horn (the first when nil) for its duration.
   case horn(String?)
+  /// Hold a horn (the first when nil) for one more `Scoreboard.hornHoldLease`: a web
+  /// page's button repeats it while pressed, so a lost connection silences the horn.
+  case holdHorn(String?)
+  /// Let go of a horn held with `holdHorn`.
+  case releaseHorn(String?)
+  /// Arm the pairing of a web console with a one-time code, for every field (nil) or
+  /// for these fields only.
+  case pair(fields: [String]?)
+  /// Disarm the pairing: the code is no longer taken and leaves the displays.
+  case stopPairing
+  /// List the paired web consoles.
+  case devices
+  /// Forget a paired web console by name, or every one (`all`).
+  case unpair(String)
   /// Stream events to this client from now on.
   case watch
   /// List the commands.
@@ -37,7 +51,8 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     "status", "get FIELD", "set FIELD VALUE", "add FIELD +N|-N", "press KEY [KEYPAD]", "undo",
     "reset", "brightness 0-15|up|down|+N|-N", "blank on|off", "start [CLOCK]", "stop [CLOCK]",
     "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",
-    "horn [HORN]", "watch", "help",
+    "horn [HORN]", "horn-hold [HORN]", "horn-release [HORN]", "pair [FIELD...]", "pair off",
+    "devices", "unpair NAME|all", "watch", "help",
   ]
 
   /// The text `help` answers with after `ok `.
@@ -63,6 +78,13 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     case .clock(let action): action.description
     case .horn(let name?): "horn \(name)"
     case .horn(nil): "horn"
+    case .holdHorn(let name): name.map { "horn-hold \($0)" } ?? "horn-hold"
+    case .releaseHorn(let name): name.map { "horn-release \($0)" } ?? "horn-release"
+    case .pair(nil): "pair"
+    case .pair(let fields?): (["pair"] + fields).joined(separator: " ")
+    case .stopPairing: "pair off"
+    case .devices: "devices"
+    case .unpair(let name): "unpair \(name)"
     case .watch: "watch"
     case .help: "help"
     }
@@ -149,15 +171,32 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
         throw ControlSyntaxError(description: "'horn' takes an optional horn, as in 'horn main'")
       }
       self = .horn(arguments.first)
+    case "horn-hold", "horn-release":
+      guard arguments.count <= 1 else {
+        throw ControlSyntaxError(
+          description: "'\(command)' takes an optional horn, as in '\(command) main'")
+      }
+      self = command == "horn-hold" ? .holdHorn(arguments.first) : .releaseHorn(arguments.first)
+    case "pair":
+      if arguments.map({ $0.lowercased() }) == ["off"] {
+        self = .stopPairing
+      } else {
+        self = .pair(fields: arguments.isEmpty ? nil : arguments)
+      }
+    case "devices": self = try noArguments(.devices)
+    case "unpair":
+      try expect(1, "'unpair' takes a device's name, or all, as in 'unpair scorer'")
+      self = .unpair(arguments[0])
     default:
       throw ControlSyntaxError(description: "unknown command '\(words[0])'; try 'help'")
     }
   }
 
-  /// C0 controls other than tab, and DEL: nothing a request needs, and a line break in a
-  /// word would smuggle a second request into the line.
+  /// C0 controls other than tab, DEL and the C1 controls: nothing a request needs, a
+  /// line break in a word would smuggle a second request into the line, and an error
+  /// that quotes a word must not carry a terminal's control into the journal.
   private static func isControlCharacter(_ scalar: Unicode.Scalar) -> Bool {
-    (scalar.value < 0x20 && scalar != "\t") || scalar == "\u{7F}"
+    (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
   }
 
   private static func signed(_ value: Int) -> String {

@@ -31,6 +31,9 @@ public struct HornState: Hashable, Sendable {
   public var timedUntil: Instant?
   /// When its key went down, while it is held.
   public var heldSince: Instant?
+  /// A hold that a remote client must renew (a web page's button): it ends here unless
+  /// renewed, so a lost connection silences the horn; nil for a keypad's key.
+  public var heldUntil: Instant?
   /// Whether it sounded at the last look, for the on and off events.
   var reportedOn = false
 
@@ -38,7 +41,9 @@ public struct HornState: Hashable, Sendable {
 
   /// Whether the horn sounds at `now`.
   public func isSounding(at now: Instant, spec: HornSpec) -> Bool {
-    if let heldSince, now >= heldSince, now < heldSince + spec.holdLimit {
+    if let heldSince, now >= heldSince, now < heldSince + spec.holdLimit,
+      heldUntil.map({ now < $0 }) ?? true
+    {
       return true
     }
     if let timedFrom, let timedUntil, now >= timedFrom, now < timedUntil {
@@ -56,6 +61,7 @@ public struct HornState: Hashable, Sendable {
       }
     }
     consider(heldSince.map { $0 + spec.holdLimit })
+    consider(heldUntil)
     consider(timedFrom)
     consider(timedUntil)
     return next

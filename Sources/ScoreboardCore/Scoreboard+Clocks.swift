@@ -222,6 +222,29 @@ extension Scoreboard {
     var events = advance(to: now)
     guard let index = try? hornIndex(name) else { return events }
     horns[index].heldSince = nil
+    horns[index].heldUntil = nil
+    reportHorns(at: now, events: &events)
+    return events
+  }
+
+  /// How long a remote hold of a horn lasts unless renewed.
+  public static let hornHoldLease = Duration.seconds(1)
+
+  /// Holds horn `name` (the first when nil) from a client that cannot report a key's
+  /// release reliably (a web page): it sounds until `hornHoldLease` after the last hold,
+  /// its release, or its hold limit, whichever comes first.
+  public mutating func holdHorn(_ name: String?, at now: Instant) throws(ScoreboardError)
+    -> [ScoreboardEvent]
+  {
+    var events = advance(to: now)
+    let index = try hornIndex(name)
+    // A renewal keeps the hold's start, so the hold limit still ends a stuck button.
+    let renewing =
+      horns[index].heldSince != nil && (horns[index].heldUntil.map { now < $0 } ?? true)
+    if !renewing {
+      horns[index].heldSince = now
+    }
+    horns[index].heldUntil = now + Self.hornHoldLease
     reportHorns(at: now, events: &events)
     return events
   }
@@ -298,7 +321,8 @@ extension Scoreboard {
   }
 
   /// The horn `name` names; the first when nil.
-  func hornIndex(_ name: String?) throws(ScoreboardError) -> Int {
+  /// The index of horn `name` in `spec.horns`, the first when nil.
+  public func hornIndex(_ name: String?) throws(ScoreboardError) -> Int {
     let horns = spec.horns
     guard
       let index = name.map({ name in horns.firstIndex { $0.name == name } }) ?? horns.indices.first

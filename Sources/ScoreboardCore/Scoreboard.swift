@@ -248,7 +248,11 @@ public struct Scoreboard: Sendable {
       if horns[index].heldSince == nil {
         horns[index].heldSince = now
       }
+      horns[index].heldUntil = nil
       reportHorns(at: now, events: &events)
+    case .pair:
+      // The daemon arms the pairing; the board itself does not change.
+      break
     }
     return events
   }

@@ -18,12 +18,12 @@ import ScoreboardSettings
 /// blink, idle timeout, a display's pacing or retry, a save's retry, the systemd
 /// watchdog) comes; an idle scoreboard makes no other wakeups.
 public final class Daemon {
-  private var configuration: Configuration
+  private(set) var configuration: Configuration
   /// What the command line replaces in every configuration read.
   private let overrides: ServiceOverrides
-  private let logger: Logger
+  let logger: Logger
   /// Every read of the time goes through it: the kernel's clocks, or a test's.
-  private let clock: any TimeSource
+  let clock: any TimeSource
   private let loop = PollLoop()
   /// The devices are closed: `shutDown` and `run`'s end happen once.
   private var isShutDown = false
@@ -53,7 +53,7 @@ public final class Daemon {
   /// What the steps of a held round left to do at its end.
   private struct HeldRound {
     var changesState = false
-    var watcherLines: [String] = []
+    var watcherLines: [(line: String, source: String?)] = []
   }
 
   /// Checks the state file's and the control socket's folders, opens the control
@@ -280,16 +280,20 @@ public final class Daemon {
       }
     }
     if control?.hasWatchers == true || web != nil {
-      for (event, _) in reaction.events {
+      for (event, source) in reaction.events {
         if let controlEvent = ControlEvent(event, spec: logic.board.spec) {
           if heldRound != nil {
-            heldRound?.watcherLines.append(controlEvent.line)
+            heldRound?.watcherLines.append((controlEvent.line, source))
           } else {
             control?.broadcast(controlEvent.line)
             web?.broadcast(controlEvent.line)
+            web?.noteChange(controlEvent.line, source: source)
           }
         }
       }
+    }
+    if let source = reaction.pairingRequestedBy {
+      armPairing(fields: nil, by: source, at: now)
     }
     log(reaction)
     return (reaction.answer, reaction.changesState, save)
@@ -314,9 +318,10 @@ public final class Daemon {
     devices.show(logic.board, at: now)
     devices.sound(logic.board, at: now)
     let save = round.changesState ? publishAndSave(at: now) : .done(unsavedReason: nil)
-    for line in round.watcherLines {
+    for (line, source) in round.watcherLines {
       control?.broadcast(line)
       web?.broadcast(line)
+      web?.noteChange(line, source: source)
     }
     whenSaved(save, then)
   }
@@ -618,6 +623,7 @@ public final class Daemon {
       if let old = web {
         loop.removeWatch(old.descriptor)
         old.close()
+        devices.showNotice(nil)
       }
       web = nil
       do {
@@ -673,8 +679,15 @@ public final class Daemon {
   /// Starts the web server `settings` describe (nil: none), watched by the loop.
   private func openWeb(_ settings: WebSettings?) throws(DaemonError) {
     guard let settings else { return }
-    let link = try WebLink(settings: settings, logger: logger, clock: clock) { [unowned self] in
-      (self.logic.board, max(self.clock.now(), self.logic.time))
+    let link = try WebLink(
+      settings: settings, stateFile: configuration.service.stateFile, logger: logger, clock: clock,
+      board: { [unowned self] in (self.logic.board, max(self.clock.now(), self.logic.time)) },
+      command: { [unowned self] request, client, answer in
+        self.handle(request, client: client, answer: answer)
+      })
+    link.pairingChanged = { [unowned self] code in
+      self.devices.showNotice(code)
+      self.devices.show(self.logic.board, at: self.clock.now())
     }
     loop.watch(link.descriptor, for: .readable) { [unowned self, unowned link] _ in
       link.serve(at: self.clock.now())

@@ -122,6 +122,17 @@ final class Devices {
   /// away: nil shows the values (`keep` does too).
   var staleDisplay: MQTTSettings.StaleDisplay?
 
+  /// A text the displays show over the board (the web console's pairing code), by
+  /// display name; empty for none.
+  private var noticeCells: [String: [Segments]] = [:]
+
+  /// Shows `text` over the board (`Renderer.noticeCells`) from the next `show`; nil
+  /// shows the board again.
+  func showNotice(_ text: String?) {
+    noticeCells =
+      text.map { Renderer.noticeCells($0, displays: configuration.scoreboard.displays) } ?? [:]
+  }
+
   /// Gives each display its frame of `board` at `now`, when it differs from the last one.
   func show(_ board: Scoreboard, at now: Instant) {
     // The drivers of one display (the modules of an S7S chain) come one after the other
@@ -136,6 +147,9 @@ final class Devices {
         case .blank?: frame.isBlank = true
         case .dashes?: frame = Renderer.dashed(frame, of: board.spec, display: output.layout)
         case .keep?, nil: break
+        }
+        if let cells = noticeCells[output.configuration.name] {
+          frame = Renderer.showing(cells, over: frame)
         }
         whole = (output.configuration.name, frame)
       }

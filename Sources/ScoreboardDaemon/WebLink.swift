@@ -27,11 +27,23 @@ final class WebLink {
   private var serverDueAt: Instant?
   /// The board and the instant of the model, when a request needs them.
   private let board: () -> (Scoreboard, Instant)
+  /// Carries out a paired device's request as the control socket would (the client's
+  /// name, as `web scorer`), and answers it once, now or once saved.
+  private let command: (ControlRequest, String, @escaping (ControlResponse) -> Void) -> Void
+  /// The pairing code and the paired devices.
+  let access: WebAccess
+  /// Gets the code to show on the displays when pairing is armed, nil when it ends.
+  var pairingChanged: (String?) -> Void = { _ in }
+  /// The last changes as JSON objects, oldest first, for `/api/changes`.
+  private var recentChanges: [String] = []
+  /// How many changes `/api/changes` lists.
+  static let recentChangeLimit = 20
 
   /// How often a quiet stream gets a comment line.
   static let keepAliveInterval = Duration.seconds(15)
   /// The files of the pages folder, and the paths they are served at.
   static let pageFiles: [(path: String, file: String)] = [
+    ("/", "console.html"), ("/console.js", "console.js"),
     ("/board", "board.html"), ("/board.js", "board.js"), ("/overlay", "overlay.html"),
     ("/overlay.js", "overlay.js"), ("/scoreboard.js", "scoreboard.js"), ("/style.css", "style.css"),
   ]
@@ -42,11 +54,14 @@ final class WebLink {
   /// - Throws: `DaemonError` (exit code 78) naming a page that cannot be read, or why
   ///   the server cannot listen.
   init(
-    settings: WebSettings, logger: Logger, clock: any TimeSource,
-    board: @escaping () -> (Scoreboard, Instant)
+    settings: WebSettings, stateFile: String?, logger: Logger, clock: any TimeSource,
+    board: @escaping () -> (Scoreboard, Instant),
+    command: @escaping (ControlRequest, String, @escaping (ControlResponse) -> Void) -> Void
   ) throws(DaemonError) {
     self.settings = settings
     self.board = board
+    self.command = command
+    access = WebAccess(stateFile: stateFile, logger: logger, clock: clock)
     self.logger = logger
     self.clock = clock
     try Self.checkLibrary()
@@ -64,7 +79,9 @@ final class WebLink {
     }
     handle = { [unowned self] exchange in self.handle(exchange) }
     closed = { [unowned self] stream in self.streams.remove(stream) }
-    logger.notice("web: serving the board on http://\(settings.listenText)/board")
+    logger.notice(
+      "web: serving the console on http://\(settings.listenText)/ and the board on "
+        + "http://\(settings.listenText)/board")
   }
 
   /// Checks that libmicrohttpd can be loaded.
@@ -108,7 +125,10 @@ final class WebLink {
   /// bytes queued.
   var deadline: Instant? {
     if let outputQueuedAt { return outputQueuedAt }
-    let serverDue = server.timeoutMilliseconds.map { clock.now() + .milliseconds($0) }
+    var serverDue = server.timeoutMilliseconds.map { clock.now() + .milliseconds($0) }
+    if let expires = access.pairing.expires {
+      serverDue = serverDue.map { min($0, expires) } ?? expires
+    }
     serverDueAt = serverDue
     guard !streams.isEmpty else { return serverDue }
     return serverDue.map { min($0, nextKeepAlive) } ?? nextKeepAlive
@@ -129,7 +149,56 @@ final class WebLink {
     }
     outputQueuedAt = nil
     serverDueAt = nil
+    if access.pairing.armed != nil, access.pairing.code(at: now) == nil {
+      access.disarm()
+      logger.notice("web: the pairing code expired")
+      pairingChanged(nil)
+    }
     server.serve()
+  }
+
+  /// Arms a pairing code for `fields` (nil: every field) and shows it on the displays;
+  /// the code.
+  ///
+  /// - Throws: `IOError` when the kernel gives no random bytes.
+  func armPairing(fields: [String]?, by source: String, at now: Instant) throws -> String {
+    let code = try access.arm(fields: fields, at: now)
+    let which = fields.map { "for \($0.joined(separator: " "))" } ?? "for every field"
+    logger.notice(
+      "web: pairing armed \(which) by \(source); the code shows on the displays for "
+        + "\(Pairing.codeLifetime.components.seconds / 60) minutes")
+    pairingChanged(code)
+    return code
+  }
+
+  /// Disarms the pairing code and takes it off the displays.
+  func disarmPairing(by source: String) {
+    guard access.pairing.armed != nil else { return }
+    access.disarm()
+    logger.notice("web: pairing disarmed by \(source)")
+    pairingChanged(nil)
+  }
+
+  /// Notes a change a `watch` client is told of (`event value home 12`) and who made it,
+  /// for the recent changes the console lists.
+  func noteChange(_ line: String, source: String?) {
+    guard let source, !source.hasPrefix("mirror") else { return }
+    let words = line.hasPrefix("event ") ? String(line.dropFirst(6)) : line
+    guard
+      words.hasPrefix("value ") || words.hasPrefix("clock ") || words.hasPrefix("brightness ")
+        || words.hasPrefix("blank ")
+    else { return }
+    let what = words.hasPrefix("value ") ? String(words.dropFirst(6)) : words
+    let change = JSONText.object([
+      ("at_ms", String(clock.wallClockMilliseconds())), ("what", JSONText.string(what)),
+      ("by", JSONText.string(source)),
+    ])
+    recentChanges.append(change)
+    if recentChanges.count > Self.recentChangeLimit {
+      recentChanges.removeFirst(recentChanges.count - Self.recentChangeLimit)
+    }
+    guard !streams.isEmpty else { return }
+    send(BoardFeed.event("change", data: change))
   }
 
   /// Tells every stream the board's new state.
@@ -168,22 +237,28 @@ final class WebLink {
   // MARK: - Requests
 
   private func handle(_ exchange: WebServer.Exchange) {
+    if exchange.method == "POST" {
+      handleChange(exchange)
+      return
+    }
     guard exchange.method == "GET" || exchange.method == "HEAD" else {
       respond(
-        exchange, 405, text: "only GET and HEAD are served here\n",
-        headers: [("Allow", "GET, HEAD")])
+        exchange, 405, text: "only GET, HEAD and POST are served here\n",
+        headers: [("Allow", "GET, HEAD, POST")])
       return
     }
     let (board, now) = board()
     switch exchange.path {
-    case "/":
-      respond(exchange, 302, text: "see /board\n", headers: [("Location", "/board")])
     case "/api/state":
       respondJSON(exchange, document(of: board, at: now))
     case "/api/layout":
       respondJSON(exchange, BoardFeed.layout(of: board.spec, name: settings.name))
     case "/api/vmix":
       respondJSON(exchange, BoardFeed.vmix(of: board, at: now))
+    case "/api/changes":
+      respondJSON(exchange, "[" + recentChanges.joined(separator: ",") + "]")
+    case "/api/session":
+      respondJSON(exchange, session(access.device(cookieHeader: exchange.cookie), at: now))
     case "/api/events":
       let first =
         BoardFeed.event("layout", data: BoardFeed.layout(of: board.spec, name: settings.name))
@@ -191,8 +266,15 @@ final class WebLink {
       if let stream = exchange.openStream(first: first) {
         streams.insert(stream)
       }
-    case "/board" where settings.boardPage == .operators:
-      respond(exchange, 403, text: "this board's page is for its operators only (board-page)\n")
+    case "/api/command", "/api/pair", "/api/unpair":
+      respond(
+        exchange, 405, text: "a change is a POST: no GET changes anything\n",
+        headers: [("Allow", "POST")])
+    case "/board"
+    where settings.boardPage == .operators && access.device(cookieHeader: exchange.cookie) == nil:
+      respond(
+        exchange, 403,
+        text: "this board's page is for its paired devices only (board-page = operators)\n")
     default:
       guard let page = pages[exchange.path] else {
         respond(exchange, 404, text: "no page at \(exchange.path.prefix(200))\n")
@@ -201,6 +283,215 @@ final class WebLink {
       exchange.respond(
         200, contentType: page.contentType, body: page.bytes, headers: Self.pageHeaders)
     }
+  }
+
+  /// `{"paired":true,"device":"scorer","fields":null}` or
+  /// `{"paired":false,"pairing":true}`.
+  private func session(_ device: PairedDevices.Device?, at now: Instant) -> String {
+    guard let device else {
+      return JSONText.object([
+        ("paired", "false"), ("pairing", access.pairing.code(at: now) != nil ? "true" : "false"),
+      ])
+    }
+    return JSONText.object([
+      ("paired", "true"), ("device", JSONText.string(device.name)),
+      ("fields", device.fields.map { JSONText.array($0.map(JSONText.string)) } ?? "null"),
+    ])
+  }
+
+  // MARK: - Changes
+
+  /// A POST: pairing, unpairing or a command, each refused unless its `Host` is the
+  /// board's and its `Origin` that host.
+  private func handleChange(_ exchange: WebServer.Exchange) {
+    guard ["/api/pair", "/api/unpair", "/api/command"].contains(exchange.path) else {
+      respond(
+        exchange, 405, text: "nothing to POST at \(exchange.path.prefix(200))\n",
+        headers: [("Allow", "GET, HEAD")])
+      return
+    }
+    if let refusal = access.refusal(host: exchange.host, origin: exchange.origin) {
+      logger.log(
+        .warning, throttle: "web refusal", "web: \(exchange.clientAddress): \(refusal)")
+      respondAnswer(exchange, 403, .error(refusal))
+      return
+    }
+    let now = clock.now()
+    switch exchange.path {
+    case "/api/pair":
+      pair(exchange, at: now)
+    case "/api/unpair":
+      guard let device = access.device(cookieHeader: exchange.cookie) else {
+        respondAnswer(exchange, 401, .error("this device is not paired"))
+        return
+      }
+      _ = access.unpair(device.name)
+      logger.notice("web: \(device.name) unpaired itself")
+      respondAnswer(
+        exchange, 200, .ok("unpaired \(device.name)"),
+        headers: [
+          ("Set-Cookie", "\(WebAccess.cookieName)=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")
+        ])
+    default:
+      carryOut(exchange)
+    }
+  }
+
+  private func pair(_ exchange: WebServer.Exchange, at now: Instant) {
+    let code: String
+    let name: String
+    do {
+      code = try FormFields.value("code", in: exchange.body) ?? ""
+      name = try FormFields.value("name", in: exchange.body) ?? ""
+    } catch {
+      respondAnswer(exchange, 400, .error("\(error)"))
+      return
+    }
+    let result: WebAccess.PairingResult
+    do {
+      result = try access.pair(
+        code: code, typedName: name, from: exchange.clientAddress, at: now)
+    } catch {
+      logger.error("web: cannot pair: \(error)")
+      respondAnswer(exchange, 503, .error("the board cannot make a token now: \(error)"))
+      return
+    }
+    switch result {
+    case .paired(let device, let token):
+      let fields = device.fields.map { $0.joined(separator: " ") } ?? "every field"
+      logger.notice("web: paired \(device.name) (\(fields)) from \(exchange.clientAddress)")
+      pairingChanged(nil)
+      let json = JSONText.object([
+        ("ok", "true"), ("answer", JSONText.string("ok paired \(device.name)")),
+        ("device", JSONText.string(device.name)),
+        ("fields", device.fields.map { JSONText.array($0.map(JSONText.string)) } ?? "null"),
+      ])
+      exchange.respond(
+        200, contentType: "application/json", body: Array(json.utf8),
+        headers: Self.answerHeaders + [
+          (
+            "Set-Cookie",
+            "\(WebAccess.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/; "
+              + "Max-Age=31536000"
+          )
+        ])
+    case .refused(.wrong(let triesLeft)):
+      logger.log(
+        .warning, throttle: "web pairing", "web: \(exchange.clientAddress): a wrong pairing code")
+      respondAnswer(
+        exchange, 403,
+        .error(
+          "wrong code; \(triesLeft) \(triesLeft == 1 ? "try" : "tries") left from this address"))
+    case .refused(.lockedOut(let until)):
+      logger.log(
+        .warning, throttle: "web pairing",
+        "web: \(exchange.clientAddress): too many wrong pairing codes; locked out")
+      let seconds = max((until - now).components.seconds, 1)
+      respondAnswer(
+        exchange, 429, .error("too many wrong codes from this address; try again in \(seconds) s"),
+        headers: [("Retry-After", String(seconds))])
+    case .refused:
+      if access.pairing.armed == nil {
+        pairingChanged(nil)
+      }
+      respondAnswer(
+        exchange, 409,
+        .error("no pairing code is armed: run 'scoreboardctl pair' on the scoreboard"))
+    }
+  }
+
+  /// `POST /api/command`: one line of the control protocol from a paired device.
+  private func carryOut(_ exchange: WebServer.Exchange) {
+    guard let device = access.device(cookieHeader: exchange.cookie) else {
+      respondAnswer(exchange, 401, .error("this device is not paired; pair it with a code"))
+      return
+    }
+    var body = exchange.body[...]
+    while let last = body.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
+      body = body.dropLast()
+    }
+    guard let line = String(validatingUTF8Bytes: Array(body)), !line.contains("\n"),
+      !line.contains("\r")
+    else {
+      respondAnswer(
+        exchange, 400, .error("the body is one line of UTF-8 text, as in 'set home 12'"))
+      return
+    }
+    let request: ControlRequest
+    do {
+      request = try ControlRequest(parsing: line)
+    } catch {
+      respondAnswer(exchange, 200, .error(error.description))
+      return
+    }
+    if let refusal = refusal(of: request, for: device) {
+      respondAnswer(exchange, 403, .error(refusal))
+      return
+    }
+    if case .help = request {
+      respondAnswer(exchange, 200, .ok(ControlRequest.helpText))
+      return
+    }
+    guard let deferred = exchange.deferAnswer() else { return }
+    let json = wantsJSON(exchange)
+    command(request, "web \(device.name)") { [weak self] response in
+      guard let self else { return }
+      let (contentType, body) = Self.answerBody(response, json: json)
+      self.server.answer(
+        deferred, status: 200, contentType: contentType, body: body, headers: Self.answerHeaders)
+      self.outputQueuedAt = self.outputQueuedAt ?? self.clock.now()
+    }
+  }
+
+  /// Why `device` may not make `request`; nil when it may.
+  private func refusal(of request: ControlRequest, for device: PairedDevices.Device) -> String? {
+    switch request {
+    case .watch:
+      return "'watch' is /api/events here"
+    case .pair, .stopPairing, .devices, .unpair:
+      return "devices are paired and unpaired on the scoreboard, with scoreboardctl"
+    case .status, .get, .help:
+      return nil
+    default:
+      guard let fields = device.fields else { return nil }
+      let named: [String] =
+        switch request {
+        case .set(let field, _), .add(let field, _): [field]
+        case .clock(let action): action.fieldNames
+        default: []
+        }
+      guard !named.isEmpty, named.allSatisfy(fields.contains) else {
+        return "\(device.name) may change \(fields.joined(separator: " ")) only"
+      }
+      return nil
+    }
+  }
+
+  private func wantsJSON(_ exchange: WebServer.Exchange) -> Bool {
+    exchange.argument("format") == "json" || exchange.accept?.contains("application/json") == true
+  }
+
+  private static let answerHeaders = [
+    ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+  ]
+
+  /// An answer as JSON (`{"ok":true,"answer":"ok home 12"}`) or as the socket's line.
+  private static func answerBody(_ response: ControlResponse, json: Bool) -> (String, [UInt8]) {
+    guard json else { return ("text/plain; charset=utf-8", Array((response.line + "\n").utf8)) }
+    let ok = if case .error = response { "false" } else { "true" }
+    return (
+      "application/json",
+      Array(JSONText.object([("ok", ok), ("answer", JSONText.string(response.line))]).utf8)
+    )
+  }
+
+  private func respondAnswer(
+    _ exchange: WebServer.Exchange, _ status: Int, _ response: ControlResponse,
+    headers: [(String, String)] = []
+  ) {
+    let (contentType, body) = Self.answerBody(response, json: wantsJSON(exchange))
+    exchange.respond(
+      status, contentType: contentType, body: body, headers: Self.answerHeaders + headers)
   }
 
   private static let pageHeaders = [

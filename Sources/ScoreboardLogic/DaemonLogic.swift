@@ -60,6 +60,8 @@ public struct DaemonLogic {
     public var nextDeadline: Instant?
     /// Key clicks: a key pressed at `time` did something, or was refused.
     public var clicks: [(refused: Bool, time: Instant)] = []
+    /// Who pressed a `pair` key: the daemon arms the pairing of a web console.
+    public var pairingRequestedBy: String?
   }
 
   /// What a key did: the action it is bound to, or nil when it is not mapped.
@@ -218,7 +220,7 @@ public struct DaemonLogic {
     let events = reaction.events[eventsBefore...]
     let refused =
       error != nil || events.contains { if case .refused = $0.event { true } else { false } }
-    if refused || !events.isEmpty {
+    if refused || !events.isEmpty || action == .pair {
       reaction.clicks.append((refused, time))
     }
   }
@@ -291,8 +293,24 @@ public struct DaemonLogic {
       return carryOut(.brightness(change)) { "brightness \($0.brightness)" }
     case .blank(let on):
       return carryOut(.blank(on ? .on : .off)) { "blank \($0.isBlanked ? "on" : "off")" }
-    case .status, .watch, .help:
-      return .error("'\(request)' is answered by the control server")
+    case .holdHorn(let name), .releaseHorn(let name):
+      do {
+        let events =
+          if case .holdHorn = request {
+            try board.holdHorn(name, at: time)
+          } else {
+            board.releaseHorn(name, at: time)
+          }
+        record(events, source: client, into: &reaction)
+        let index = try board.hornIndex(name)
+        return .ok(
+          "\(board.spec.horns[index].name) \(board.hornIsSounding(index, at: time) ? "on" : "off")")
+      } catch {
+        reaction.refusals.append("\(client): \(request): \(error)")
+        return .error("\(error)")
+      }
+    case .status, .watch, .help, .pair, .stopPairing, .devices, .unpair:
+      return .error("'\(request)' is answered by the daemon")
     }
   }
 
@@ -308,6 +326,9 @@ public struct DaemonLogic {
       // changes would be copied too.
       let events = try board.perform(action, at: time)
       record(events, source: source, into: &reaction)
+      if action == .pair {
+        reaction.pairingRequestedBy = source
+      }
       return nil
     } catch {
       reaction.refusals.append("\(source): \(action): \(error)")

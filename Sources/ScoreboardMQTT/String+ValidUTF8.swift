@@ -1,6 +1,6 @@
 extension String {
   /// The text of `bytes` when they are valid UTF-8; nil otherwise.
-  init?(validatingUTF8Bytes bytes: [UInt8]) {
+  public init?(validatingUTF8Bytes bytes: [UInt8]) {
     var decoder = UTF8()
     var iterator = bytes.makeIterator()
     var scalars = String.UnicodeScalarView()

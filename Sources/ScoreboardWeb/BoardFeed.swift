@@ -5,8 +5,10 @@ import ScoreboardMQTT
 /// and how each clock shows its time), its state (the MQTT state document), the fields as
 /// vMix reads a data source, and the Server-Sent Events that carry all of it.
 public enum BoardFeed {
-  /// `{"name":...,"fields":[{"name":"home","label":"HOME","kind":"number","digits":2},
-  /// {"name":"game","kind":"clock","minutes":true,"tenths_below_ms":60000}, ...]}`.
+  /// `{"name":...,"fields":[{"name":"home","label":"HOME","digits":2,"kind":"number",
+  /// "min":0,"max":99,"entry":"overwrite",...}, {"name":"game","kind":"clock",
+  /// "minutes":true,"tenths_below_ms":60000,...}, ...],"horns":[{"name":"main"}],
+  /// "brightness_levels":16}`: what the pages need to draw and to edit each field.
   public static func layout(of spec: ScoreboardSpec, name: String) -> String {
     let fields = spec.fields.map { field -> String in
       var members: [(key: String, json: String)] = [
@@ -14,18 +16,38 @@ public enum BoardFeed {
         ("digits", String(field.width)),
       ]
       switch field.kind {
-      case .number: members.append(("kind", JSONText.string("number")))
-      case .list: members.append(("kind", JSONText.string("list")))
+      case .number(let format):
+        members += [
+          ("kind", JSONText.string("number")), ("min", String(format.minimum)),
+          ("max", String(format.maximum)), ("entry", JSONText.string(format.entry.rawValue)),
+          ("placeholder", JSONText.string(format.placeholder.rawValue)),
+          ("commit_on_last_digit", format.commitOnLastDigit ? "true" : "false"),
+        ]
+      case .list(let values):
+        members += [
+          ("kind", JSONText.string("list")),
+          ("values", JSONText.array(values.map(JSONText.string))),
+        ]
       case .clock(let format):
         members += [
           ("kind", JSONText.string("clock")),
           ("minutes", format.role == .game ? "true" : "false"),
           ("tenths_below_ms", String(format.tenthsBelow.milliseconds)),
+          ("length_ms", String(format.length.milliseconds)),
+          ("counts", JSONText.string(format.direction.rawValue)),
+          ("entry", JSONText.string(format.entry.rawValue)),
+          ("commit_on_last_digit", format.commitOnLastDigit ? "true" : "false"),
+          ("resets_ms", JSONText.array(format.resets.map { String($0.milliseconds) })),
+          ("follows", format.follows.map(JSONText.string) ?? "null"),
         ]
       }
       return JSONText.object(members)
     }
-    return JSONText.object([("name", JSONText.string(name)), ("fields", JSONText.array(fields))])
+    let horns = spec.horns.map { JSONText.object([("name", JSONText.string($0.name))]) }
+    return JSONText.object([
+      ("name", JSONText.string(name)), ("fields", JSONText.array(fields)),
+      ("horns", JSONText.array(horns)), ("brightness_levels", String(Action.maximumBrightness + 1)),
+    ])
   }
 
   /// The fields as one row of a vMix data source: `[{"home":"12","game":"9:58",...}]`,

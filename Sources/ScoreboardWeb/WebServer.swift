@@ -16,6 +16,7 @@ public final class WebServer {
     public let host: String?
     public let origin: String?
     public let cookie: String?
+    public let accept: String?
     public let body: [UInt8]
     /// The client's address as text.
     public let clientAddress: String
@@ -29,12 +30,19 @@ public final class WebServer {
     public func respond(
       _ status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = []
     ) {
-      let headerText = headers.map { "\($0.0): \($0.1)\n" }.joined()
+      let headerText = WebServer.headerText(headers)
       _ = body.withUnsafeBufferPointer { bytes in
         sbw_exchange_respond(
-          exchange, Int32(status), contentType, bytes.baseAddress, bytes.count,
-          headerText.isEmpty ? nil : headerText)
+          exchange, Int32(status), contentType, bytes.baseAddress, bytes.count, headerText)
       }
+    }
+
+    /// Answers later, through `WebServer.answer(_:status:contentType:body:headers:)` with
+    /// the number this returns; the client waits meanwhile. Nil when it cannot be
+    /// deferred (the request then has an answer all the same).
+    public func deferAnswer() -> UInt64? {
+      var id: UInt64 = 0
+      return sbw_exchange_defer(exchange, &id) == 0 ? id : nil
     }
 
     /// Answers with a stream of Server-Sent Events starting with `first`; nil when the
@@ -123,6 +131,25 @@ public final class WebServer {
       == 0
   }
 
+  /// Gives the answer of a request whose answer was deferred (`Exchange.deferAnswer`);
+  /// nothing when the server stopped meanwhile.
+  public func answer(
+    _ deferred: UInt64, status: Int, contentType: String, body: [UInt8],
+    headers: [(String, String)] = []
+  ) {
+    guard let server else { return }
+    let headerText = Self.headerText(headers)
+    _ = body.withUnsafeBufferPointer { bytes in
+      sbw_deferred_respond(
+        server, deferred, Int32(status), contentType, bytes.baseAddress, bytes.count, headerText)
+    }
+  }
+
+  /// Header lines as the shim takes them (`Name: value\n` each); nil for none.
+  fileprivate static func headerText(_ headers: [(String, String)]) -> String? {
+    headers.isEmpty ? nil : headers.map { "\($0.0): \($0.1)\n" }.joined()
+  }
+
   /// Closes every connection and the listening socket.
   public func stop() {
     guard let server else { return }
@@ -142,6 +169,7 @@ public final class WebServer {
       Exchange(
         exchange: exchange, method: text(request.method) ?? "", path: text(request.path) ?? "",
         host: text(request.host), origin: text(request.origin), cookie: text(request.cookie),
+        accept: text(request.accept),
         body: body, clientAddress: text(request.client_address) ?? ""))
   }
 

@@ -39,6 +39,12 @@ enum ControlCommandLine {
       reset-clock [CLOCK] [TIME]  load a clock's reset value (reset-clock shot 14), by
                                default its period length or first reset value
       horn [HORN]              sound a horn for its duration
+      pair [--fields F,G]      arm the pairing of a phone with the web console: prints a
+                               one-time 6-digit code, which the board's displays show
+                               for two minutes; --fields pairs it for those fields only
+      pair off                 disarm the code and show the board again
+      devices                  list the paired phones and tablets
+      unpair NAME|all          forget a paired device, or every one
       watch                    print changes as they happen, until interrupted
       help                     list the commands scoreboardd knows
 
@@ -93,6 +99,13 @@ enum ControlCommandLine {
     let json = words.first?.lowercased() == "status" && words.dropFirst().first == "--json"
     if json {
       words.remove(at: 1)
+    }
+    if words.first?.lowercased() == "pair", let option = words.firstIndex(of: "--fields") {
+      guard option + 1 < words.count else {
+        throw ClientError("--fields needs field names, as in --fields shot", exitStatus: .usage)
+      }
+      let fields = words[(option + 1)...].flatMap { $0.split(separator: ",").map(String.init) }
+      words = ["pair"] + fields
     }
     let request: ControlRequest
     do {

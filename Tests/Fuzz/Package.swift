@@ -27,6 +27,10 @@ let fuzzTargets: [Target] = [
   // Payloads from the MQTT broker: state documents, commands, discovery messages.
   .target(
     name: "FuzzMQTTPayload", dependencies: ["FuzzSupport", scoreboardd("ScoreboardMQTT")]),
+  // What a web request brings: forms, cookies, Host and Origin, command bodies, and the
+  // paired devices' file.
+  .target(
+    name: "FuzzWebRequest", dependencies: ["FuzzSupport", scoreboardd("ScoreboardWeb")]),
   // Bytes from a serial port or terminal: frames, ACK/NAK answers, terminal keys.
   .target(
     name: "FuzzSerialFrame",

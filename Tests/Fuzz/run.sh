@@ -26,10 +26,11 @@ scratch=.build/fuzz
 declare -A module=(
   [evdev]=FuzzEvdev [control-request]=FuzzControlRequest [configuration]=FuzzConfiguration
   [state-file]=FuzzStateFile [serial-frame]=FuzzSerialFrame [mqtt-payload]=FuzzMQTTPayload
+  [web-request]=FuzzWebRequest
 )
 declare -A max_len=(
   [evdev]=3073 [control-request]=4096 [configuration]=8192 [state-file]=2048
-  [serial-frame]=2048 [mqtt-payload]=4096
+  [serial-frame]=2048 [mqtt-payload]=4096 [web-request]=4096
 )
 for target in "${targets[@]}"; do
   [ -n "${module[$target]:-}" ] || { echo "unknown fuzz target '$target'" >&2; exit 64; }

@@ -20,6 +20,11 @@ import Testing
     // Words are split at spaces and tabs themselves: one after a tab may start with a
     // combining mark, and the canonical text, with a space, keeps the words apart.
     ("set\t\u{301}a 5", .set(field: "\u{301}a", value: "5")),
+    ("horn-hold", .holdHorn(nil)), ("horn-hold siren", .holdHorn("siren")),
+    ("horn-release", .releaseHorn(nil)), ("HORN-RELEASE siren", .releaseHorn("siren")),
+    ("pair", .pair(fields: nil)), ("pair shot game", .pair(fields: ["shot", "game"])),
+    ("pair OFF", .stopPairing), ("devices", .devices), ("unpair scorer", .unpair("scorer")),
+    ("unpair all", .unpair("all")),
   ])
   func parses(line: String, request: ControlRequest) throws {
     #expect(try ControlRequest(parsing: line) == request)
@@ -69,9 +74,14 @@ import Testing
     ("brightness max", "'brightness' takes a level 0-15, up, down, +N or -N"),
     ("brightness -9223372036854775808", "'brightness' takes a level 0-15, up, down, +N or -N"),
     ("blank", "'blank' takes on or off"), ("blank toggle", "'blank' takes on or off"),
+    ("horn-hold a b", "'horn-hold' takes an optional horn, as in 'horn-hold main'"),
+    ("devices all", "'devices' takes no argument"),
+    ("unpair", "'unpair' takes a device's name, or all, as in 'unpair scorer'"),
+    ("unpair a b", "'unpair' takes a device's name, or all, as in 'unpair scorer'"),
     ("set home 1\u{1B}[2J", "the request contains a control character"),
     ("status\r", "the request contains a control character"),
     ("set home 1\nreset", "the request contains a control character"),
+    ("frob\u{95}nicate", "the request contains a control character"),
   ])
   func rejects(line: String, message: String) {
     #expect(throws: ControlSyntaxError(description: message)) {
@@ -85,7 +95,8 @@ import Testing
         == "commands: status, get FIELD, set FIELD VALUE, add FIELD +N|-N, "
         + "press KEY [KEYPAD], undo, reset, brightness 0-15|up|down|+N|-N, blank on|off, "
         + "start [CLOCK], stop [CLOCK], start-stop [CLOCK], adjust [CLOCK] +S|-S|+S.t|-S.t, "
-        + "reset-clock [CLOCK] [TIME], horn [HORN], watch, help")
+        + "reset-clock [CLOCK] [TIME], horn [HORN], horn-hold [HORN], horn-release [HORN], "
+        + "pair [FIELD...], pair off, devices, unpair NAME|all, watch, help")
     for syntax in ControlRequest.syntax {
       let command = String(syntax.prefix { $0 != " " })
       do {

@@ -61,13 +61,17 @@ public final class HTTPClient {
     _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
   }
 
-  /// Sends a request for `path` with `method`, `headers` and `body`, and reads its answer.
+  /// Sends a request for `path` with `method`, `headers` (`Host: 127.0.0.1` unless they
+  /// have one) and `body`, and reads its answer.
   public func request(
     _ path: String, method: String = "GET", headers: [String: String] = [:], body: String = "",
     timeout: Double = 10
   ) -> Response? {
-    var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-    for (name, value) in headers {
+    var text = "\(method) \(path) HTTP/1.1\r\n"
+    if !headers.keys.contains(where: { $0.lowercased() == "host" }) {
+      text += "Host: 127.0.0.1\r\n"
+    }
+    for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
       text += "\(name): \(value)\r\n"
     }
     if !body.isEmpty {

@@ -2,8 +2,14 @@
 """The board's pages in a real browser: Debian's chromium, headless, driven through
 chromium-driver by Debian's python3-selenium (make test-web).
 
-A daemon of the debug build serves a board with [web]; the test changes it through the
-control socket (scoreboardctl) and reads, in a phone-sized window:
+A daemon of the debug build serves a board with [web]: home and guest on a SparkFun
+Serial 7-Segment module (a pseudo-terminal here, read back by a decoder written from
+the module's datasheet below), the game clock on a terminal display. In a phone-sized
+window:
+  - the console pairs with the code scoreboardctl pair printed, types a score on its
+    own pad and presses Done: the S7S module shows it; a refusal is shown as refused;
+    the clock starts from the phone; the horn sounds while its button is held and stops
+    when the window is gone; undo takes the last change back and lists it;
   - /board shows each field as scoreboardctl get reads it, within a deadline;
   - a running game clock on the page agrees with scoreboardctl get game to one shown
     step (a tenth below the tenths threshold, a second above it), sampled many times;
@@ -14,6 +20,7 @@ Screenshots of both pages go to the folder given as the second argument.
 Usage: browser_test.py BUILD_FOLDER SCREENSHOT_FOLDER
 """
 
+import fcntl
 import os
 import socket
 import subprocess
@@ -51,6 +58,61 @@ def free_port():
         return probe.getsockname()[1]
 
 
+class SerialSevenSegment:
+    """The SparkFun Serial 7-Segment Display (COM-11441), as its datasheet describes
+    the serial commands: 0x76 clears the display and puts the cursor on digit 1;
+    0x79 N moves the cursor; 0x7B-0x7E S light digit 1-4's segments S (bit 0 = a ...
+    bit 6 = g); 0x77 P sets the decimal points and colon; 0x7A B the brightness;
+    0x7F B the baud rate; 0x80/0x81 the I2C address and factory reset; any other byte
+    is a character written at the cursor (0-9, A-F, x for blank)."""
+
+    FONT = {0x3f: "0", 0x06: "1", 0x5b: "2", 0x4f: "3", 0x66: "4", 0x6d: "5",
+            0x7d: "6", 0x07: "7", 0x7f: "8", 0x6f: "9", 0x00: " ", 0x40: "-"}
+    ARGUMENT = {0x77, 0x79, 0x7A, 0x7B, 0x7C, 0x7D, 0x7E, 0x7F, 0x80}
+
+    def __init__(self, master):
+        self.master = master
+        self.digits = [" "] * 4
+        self.cursor = 0
+        self.pending = None
+        flags = fcntl.fcntl(master, fcntl.F_GETFL)
+        fcntl.fcntl(master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+
+    def shows(self):
+        while True:
+            try:
+                chunk = os.read(self.master, 4096)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            for byte in chunk:
+                self.take(byte)
+        return "".join(self.digits)
+
+    def take(self, byte):
+        if self.pending is not None:
+            command, self.pending = self.pending, None
+            if 0x7B <= command <= 0x7E:
+                self.digits[command - 0x7B] = self.FONT.get(byte & 0x7F, "?")
+            elif command == 0x79 and byte < 4:
+                self.cursor = byte
+            return
+        if byte in self.ARGUMENT:
+            self.pending = byte
+        elif byte == 0x76:
+            self.digits = [" "] * 4
+            self.cursor = 0
+        elif byte != 0x81:
+            character = chr(byte).upper()
+            self.digits[self.cursor % 4] = " " if character == "X" else character
+            self.cursor = (self.cursor + 1) % 4
+
+
+s7s_master, s7s_slave = os.openpty()
+s7s_port = os.ttyname(s7s_slave)
+wire = SerialSevenSegment(s7s_master)
+
 folder = tempfile.mkdtemp(prefix="scoreboardd-web-")
 port = free_port()
 config = os.path.join(folder, "web.conf")
@@ -62,23 +124,36 @@ log-level = info
 
 [display main]
 driver = terminal
-digits = 9
+digits = 5
+
+[display wire]
+driver = s7s
+port = {s7s_port}
+baud = 115200
 
 [field home]
 label = HOME
+display = wire
 position = 1
 digits = 2
 
 [field away]
 label = GUEST
+display = wire
 position = 3
 digits = 2
+entry = shift
 
 [field game]
 type = clock
-position = 5
+display = main
+position = 1
 length = 1:05
 tenths-below = 1:00
+
+[horn main]
+driver = terminal
+hold-limit = 10s
 
 [web]
 listen = 127.0.0.1:{port}
@@ -119,6 +194,112 @@ try:
         return driver.execute_script(
             "var e = document.querySelector('[data-field=\"' + arguments[0] + '\"]');"
             "return e && e.getAttribute('data-shown');", field)
+
+    def tap(selector):
+        driver.execute_script(
+            "var e = document.querySelector(arguments[0]);"
+            "if (!e) throw new Error('nothing at ' + arguments[0]); e.click();", selector)
+
+    def visible(selector):
+        return driver.execute_script(
+            "var e = document.querySelector(arguments[0]);"
+            "return !!e && !e.hidden && e.offsetParent !== null;", selector)
+
+    # --- The operator console on a phone ---------------------------------------------
+    driver.get(f"http://127.0.0.1:{port}/")
+    check(wait_until(lambda: shown("home") == "0"), "the console shows the board before pairing")
+    check(wait_until(lambda: visible("#pairing") or visible("#pair-show")),
+          "an unpaired phone is offered pairing")
+    if not visible("#pairing"):
+        tap("#pair-show")
+    answer = ctl("pair")
+    code = answer.split()[0]
+    check(len(code) == 6 and code.isdigit(), f"scoreboardctl pair prints a code ({answer!r})")
+    driver.find_element("css selector", "#pair-code").send_keys(code)
+    name = driver.find_element("css selector", "#pair-name")
+    name.clear()
+    name.send_keys("scorer")
+    tap("#pair-button")
+    check(wait_until(lambda: not visible("#pairing")), "the phone pairs with the code")
+    check("scorer (every field" in ctl("devices"), "scoreboardctl devices lists the phone")
+    driver.save_screenshot(os.path.join(SHOTS, "console.png"))
+
+    # A score typed on the page's own pad: the S7S module shows it.
+    tap('[data-field="home"] .cells')
+    check(wait_until(lambda: visible("#pad")), "tapping a field opens the page's number pad")
+    for key in ["1", "2"]:
+        tap(f'#pad [data-key="{key}"]')
+    if visible("#pad"):
+        tap('#pad [data-key="done"]')
+    check(wait_until(lambda: ctl("get", "home") == "12"), "Done sets home 12 on the board")
+    check(wait_until(lambda: wire.shows().startswith("12")),
+          f"the S7S module shows home 12 ({wire.shows()!r})")
+    tap('[data-field="away"] .cells')
+    for key in ["7", "done"]:
+        tap(f'#pad [data-key="{key}"]')
+    check(wait_until(lambda: wire.shows() == "12 7"), f"the S7S module shows 12 7 ({wire.shows()!r})")
+    driver.save_screenshot(os.path.join(SHOTS, "console-pad.png"))
+
+    # The seeds' +1.
+    tap('[data-field="away"] [data-action="plus"]')
+    check(wait_until(lambda: wire.shows() == "12 8"), "+1 on the phone: away 8 on the wire")
+
+    # A refusal is shown as refused, with the daemon's reason.
+    tap('[data-field="away"] .cells')
+    tap('#pad [data-key="cancel"]')
+    check(ctl("get", "away") == "8", "Cancel changes nothing")
+    tap('[data-field="home"] .cells')
+    for key in ["9", "9"]:
+        tap(f'#pad [data-key="{key}"]')
+    if visible("#pad"):
+        tap('#pad [data-key="done"]')
+    check(wait_until(lambda: ctl("get", "home") == "99"), "type-over entry of 99")
+    ctl("set", "home", "12")
+    # 20:00 on a clock of 1:05: the daemon refuses it, and the page shows the refusal
+    # with the daemon's reason.
+    tap('[data-field="game"] .cells')
+    for key in ["2", "0", "0", "0"]:
+        tap(f'#pad [data-key="{key}"]')
+    if visible("#pad"):
+        tap('#pad [data-key="done"]')
+    refusal = wait_until(lambda: driver.execute_script(
+        "var m = document.getElementById('message');"
+        "return m && !m.hidden && m.className.indexOf('refused') >= 0 && m.textContent;"))
+    check(bool(refusal) and "1:05" in refusal,
+          f"a refused value is shown as refused, with its reason ({refusal!r})")
+    check(ctl("get", "game") == "1:05.0", f"the clock keeps its time ({ctl('get', 'game')})")
+    driver.save_screenshot(os.path.join(SHOTS, "console-refused.png"))
+
+    # Undo, and the changes listed with who made them.
+    ctl("set", "home", "20")
+    tap("#undo")
+    check(wait_until(lambda: ctl("get", "home") == "12"), "undo on the phone takes back home 20")
+    check(wait_until(lambda: "web scorer" in driver.execute_script(
+        "return document.getElementById('changes').innerText")),
+          "the last changes list who made them")
+
+    # The clock from the phone, and the horn held.
+    tap('[data-field="game"] [data-action="start-stop"]')
+    check(wait_until(lambda: "running" in ctl("status")), "start/stop on the phone starts the clock")
+    tap('[data-field="game"] [data-action="start-stop"]')
+    check(wait_until(lambda: "running" not in ctl("status")), "and stops it")
+    def sounding():
+        return '"main":{"sounding":true}' in ctl("status", "--json")
+
+    driver.execute_script(
+        "document.querySelector('button[data-horn=\"main\"]')"
+        ".dispatchEvent(new PointerEvent('pointerdown', {bubbles: true, cancelable: true}));")
+    check(wait_until(sounding), "the horn sounds while its button is held")
+    check(not wait_until(lambda: not sounding(), 1.5),
+          "it sounds on while held (the page renews the hold)")
+    # The window goes away without a release of the button.
+    driver.get("about:blank")
+    gone_at = time.monotonic()
+    check(wait_until(lambda: not sounding(), 3), "the horn stops once the page is gone")
+    silent_after = time.monotonic() - gone_at
+    check(silent_after < 1.2, f"within a second of losing the page ({silent_after:.2f} s)")
+    ctl("set", "home", "0")
+    ctl("set", "away", "0")
 
     driver.get(f"http://127.0.0.1:{port}/board")
     check(wait_until(lambda: shown("home") == "0"), "/board shows home 0")

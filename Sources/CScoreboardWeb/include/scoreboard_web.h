@@ -35,6 +35,7 @@ typedef struct {
   const char *host;
   const char *origin;
   const char *cookie;
+  const char *accept;
   /// The body, at most SBW_MAXIMUM_BODY bytes (query arguments: sbw_exchange_argument).
   const uint8_t *body;
   size_t body_length;
@@ -70,6 +71,13 @@ int sbw_server_port(sbw_server *server);
 /// Closes every connection and the listening socket, and frees the server.
 void sbw_server_stop(sbw_server *server);
 
+/// Answers later: the connection waits (suspended) until sbw_deferred_respond gives the
+/// answer of `id`. 0 on success.
+int sbw_exchange_defer(sbw_exchange *exchange, uint64_t *id);
+/// Gives the answer of a deferred request, as sbw_exchange_respond does; -1 when `id`
+/// is unknown or was answered.
+int sbw_deferred_respond(sbw_server *server, uint64_t id, int status, const char *content_type,
+                         const uint8_t *body, size_t length, const char *headers);
 /// The query argument `name` of the exchange's request, or NULL.
 const char *sbw_exchange_argument(sbw_exchange *exchange, const char *name);
 /// Answers with `status`, `content_type` and `body` (copied); `headers` holds more

@@ -57,7 +57,11 @@ private func serve(_ line: String, on board: inout CheckedBoard, at time: Instan
     board.perform(.undo, at: time)
   case .clock(let action):
     board.perform(action, at: time)
-  case .horn:
+  case .horn, .holdHorn, .releaseHorn:
+    // Horns are the daemon's business at the board's instants; nothing to check here.
+    break
+  case .pair, .stopPairing, .devices, .unpair:
+    // The web console's pairing: the daemon's, not the board's.
     break
   case .reset:
     board.resetAll(at: time)

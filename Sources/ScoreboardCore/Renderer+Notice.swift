@@ -1,0 +1,42 @@
+extension Renderer {
+  /// The cells by display name that show `text` (such as a pairing code) over the board:
+  /// each display with room for the whole text shows it right-aligned; when none has
+  /// room, the text runs across the displays in their order, left to right. Displays
+  /// that show nothing of it are left out.
+  public static func noticeCells(_ text: String, displays: [DisplayLayout]) -> [String: [Segments]]
+  {
+    let glyphs = text.map { SegmentFont.segments(for: $0) ?? .blank }
+    var result: [String: [Segments]] = [:]
+    let roomy = displays.filter { $0.cellCount >= glyphs.count }
+    if !roomy.isEmpty {
+      for display in roomy {
+        result[display.name] =
+          Array(repeating: .blank, count: display.cellCount - glyphs.count) + glyphs
+      }
+      return result
+    }
+    var remaining = glyphs[...]
+    for display in displays where !remaining.isEmpty {
+      var cells = Array(remaining.prefix(display.cellCount))
+      remaining = remaining.dropFirst(cells.count)
+      cells += Array(repeating: .blank, count: display.cellCount - cells.count)
+      result[display.name] = cells
+    }
+    return result
+  }
+
+  /// `frame` showing `cells` alone: lit (not blanked), with no colon, letters or
+  /// indicators of the board.
+  public static func showing(_ cells: [Segments], over frame: Frame) -> Frame {
+    var shown = frame
+    shown.cells = cells
+    shown.isBlank = false
+    shown.colons = frame.colons.map { _ in [] }
+    shown.characters = frame.characters.map { _ in
+      cells.map { SegmentFont.character(for: $0) ?? " " }
+    }
+    shown.indicators = frame.indicators.map { _ in false }
+    shown.fieldTexts = frame.fieldTexts.mapValues { String(repeating: " ", count: $0.count) }
+    return shown
+  }
+}
