@@ -92,6 +92,7 @@
       try { data = JSON.parse(xhr.responseText); } catch (e) { /* not JSON */ }
       if (callback) callback(xhr.status, data || {});
     };
+    xhr.timeout = 8000;
     xhr.send(body === undefined ? null : body);
   }
 
@@ -108,7 +109,7 @@
         if (!/^horn-/.test(line) && $('message').className === 'message refused') hush();
       } else {
         refuse(field, unerror(answer) ||
-          (status ? 'The board answered ' + status + '.' : 'No connection: not sent.'));
+          (status ? 'The board answered ' + status + '.' : 'No answer from the board.'));
       }
       if (done) done(ok);
     });
@@ -176,6 +177,7 @@
   function unpaired() {
     pairLater = false;
     setSession({paired: false, pairing: !!(session && session.pairing)});
+    loadSession();
   }
 
   function showPairing() {
@@ -381,8 +383,7 @@
       $('page').scrollTop = 0;
       return say('Pair this phone to change the board.', 'info');
     }
-    if (field.kind === 'list') return flash(field.name);
-    if (!entry) return;
+    if (field.kind === 'list' || !entry) return;  // a list is picked from its buttons
     var typed = {view: view, field: field, mode: field.entry === 'overwrite' ? 'overwrite' : 'shift',
       cursor: 0, fresh: true};
     if (field.kind === 'clock') {
@@ -673,7 +674,6 @@
         ':' + pad2(at.getSeconds())));
       list.insertBefore(item, list.firstChild);  // the newest first
     });
-    if (!changes.length) list.appendChild(make('li', 'none', 'No changes yet.'));
   }
 
   /* A watch line: a horn sounding, an entry typed on the scoreboard's own keypad. */
@@ -692,9 +692,9 @@
   on('pad', 'click', onPadClick);
   on('keyboard-entry', 'input', onKeyboardInput);
   on(document, 'keydown', onKey);
-  // A tap anywhere but on the pad and the field being typed drops the entry.
+  // A tap anywhere but on the pad, its message and the field being typed drops the entry.
   document.addEventListener('click', function (event) {
-    if (edit && !inside(event.target, $('pad')) && !inside(event.target, edit.view.cells)) endEdit();
+    if (edit && !inside(event.target, $('dock')) && !inside(event.target, edit.view.cells)) endEdit();
   }, true);
   on('pair-form', 'submit', pair);
   on('pair-later', 'click', function () { pairLater = true; showPairing(); });
@@ -732,5 +732,4 @@
   on(source, 'watch', onWatch);
   loadSession();
   loadChanges();
-  drawChanges();
 })();

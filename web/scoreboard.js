@@ -67,8 +67,10 @@
       element: svg,
       // Each cell's <g>, leftmost first, for a page that marks cells (a cursor).
       cells: parts.map(function (part) { return part.group; }),
-      show: function (text) {
-        var shown = cells(text);
+      show: function (text) { this.showCells(cells(text)); },
+      // Cells as {bits, dot, colon}, right-aligned (a frame's cells, one for each).
+      showCells: function (shown) {
+        shown = shown.slice();
         while (shown.length < count) shown.unshift({bits: 0, dot: false, colon: false});
         shown = shown.slice(shown.length - count);
         for (var c = 0; c < count; c++) {
@@ -151,5 +153,5 @@
     return source;
   }
 
-  window.Scoreboard = {makeDigits: makeDigits, follow: follow, clockText: clockText};
+  window.Scoreboard = {makeDigits: makeDigits, follow: follow, clockText: clockText, cells: cells};
 })();

@@ -263,6 +263,7 @@ public final class Daemon {
     if heldRound == nil {
       devices.show(logic.board, at: now)
       devices.sound(logic.board, at: now)
+      web?.showFrames(logic.board, at: now)
     }
     for click in reaction.clicks {
       devices.click(refused: click.refused, at: now)
@@ -317,6 +318,7 @@ public final class Daemon {
     let now = clock.now()
     devices.show(logic.board, at: now)
     devices.sound(logic.board, at: now)
+    web?.showFrames(logic.board, at: now)
     let save = round.changesState ? publishAndSave(at: now) : .done(unsavedReason: nil)
     for (line, source) in round.watcherLines {
       control?.broadcast(line)

@@ -201,6 +201,23 @@ final class WebLink {
     send(BoardFeed.event("change", data: change))
   }
 
+  /// What the streams were last told of the frames (nil: nothing yet).
+  private var lastFrames: BoardFeed.SteadyFrames?
+
+  /// Tells every stream the displays' frames of `board` at `now` when they changed by
+  /// more than a running clock's time (the pages run clocks themselves): after every
+  /// step, as the displays are shown.
+  func showFrames(_ board: Scoreboard, at now: Instant) {
+    guard !streams.isEmpty else {
+      lastFrames = nil
+      return
+    }
+    let (json, steady) = BoardFeed.frames(of: board, at: now)
+    guard steady != lastFrames else { return }
+    lastFrames = steady
+    send(BoardFeed.event("frames", data: json))
+  }
+
   /// Tells every stream the board's new state.
   func publish(_ board: Scoreboard, at now: Instant) {
     guard !streams.isEmpty else { return }
@@ -263,9 +280,13 @@ final class WebLink {
       let first =
         BoardFeed.event("layout", data: BoardFeed.layout(of: board.spec, name: settings.name))
         + BoardFeed.event("state", data: document(of: board, at: now))
+        + BoardFeed.event("frames", data: BoardFeed.frames(of: board, at: now).json)
       if let stream = exchange.openStream(first: first) {
         streams.insert(stream)
       }
+    case "/favicon.ico":
+      // No icon: a browser asks on every page; an empty answer keeps its log clean.
+      exchange.respond(204, contentType: "image/x-icon", body: [], headers: Self.pageHeaders)
     case "/api/command", "/api/pair", "/api/unpair":
       respond(
         exchange, 405, text: "a change is a POST: no GET changes anything\n",

@@ -13,7 +13,8 @@ public enum BoardFeed {
     let fields = spec.fields.map { field -> String in
       var members: [(key: String, json: String)] = [
         ("name", JSONText.string(field.name)), ("label", JSONText.string(field.label)),
-        ("digits", String(field.width)),
+        ("digits", String(field.width)), ("display", JSONText.string(field.display)),
+        ("position", String(field.position)),
       ]
       switch field.kind {
       case .number(let format):
@@ -44,10 +45,84 @@ public enum BoardFeed {
       return JSONText.object(members)
     }
     let horns = spec.horns.map { JSONText.object([("name", JSONText.string($0.name))]) }
+    let displays = spec.displays.map { display in
+      JSONText.object([
+        ("name", JSONText.string(display.name)), ("cells", String(display.cellCount)),
+        (
+          "indicators",
+          JSONText.array(
+            display.indicators.map {
+              $0.map { JSONText.string(describe($0, spec: spec)) } ?? "null"
+            })
+        ),
+      ])
+    }
     return JSONText.object([
       ("name", JSONText.string(name)), ("fields", JSONText.array(fields)),
-      ("horns", JSONText.array(horns)), ("brightness_levels", String(Action.maximumBrightness + 1)),
+      ("displays", JSONText.array(displays)), ("horns", JSONText.array(horns)),
+      ("brightness_levels", String(Action.maximumBrightness + 1)),
     ])
+  }
+
+  /// An indicator in words: `home 1`, `game running`.
+  private static func describe(_ indicator: Indicator, spec: ScoreboardSpec) -> String {
+    switch indicator {
+    case .value(let field, let value):
+      "\(field) \(spec.field(named: field)?.text(of: value) ?? String(value))"
+    case .running(let clock):
+      "\(clock) running"
+    }
+  }
+
+  /// The board's displays as their frames have them at `now`: each cell's segments
+  /// (bit 0 = a ... bit 6 = g, bit 7 = the point), the cells followed by a colon, whether
+  /// it is blanked, its brightness and indicators; and whether each horn sounds.
+  /// `{"displays":{"score":{"cells":[6,91,0,63],"colons":[],"blank":false,
+  /// "brightness":10,"indicators":[true]}},"horns":{"main":false}}`.
+  ///
+  /// `steady` is the same frames with the cells and colons of running clocks left out,
+  /// and the horns: the pages run the clocks themselves, so a new document is due only
+  /// when `steady` changes.
+  public static func frames(of board: Scoreboard, at now: Instant) -> (
+    json: String, steady: SteadyFrames
+  ) {
+    var steady: [Frame] = []
+    var displays: [(key: String, json: String)] = []
+    for display in board.spec.displays {
+      let frame = Renderer.frame(of: board, display: display, at: now, withTexts: false)
+      displays.append(
+        (
+          display.name,
+          JSONText.object([
+            ("cells", JSONText.array(frame.cells.map { String($0.rawValue) })),
+            ("colons", JSONText.array((frame.colons ?? []).map(String.init))),
+            ("blank", frame.isBlank ? "true" : "false"), ("brightness", String(frame.brightness)),
+            ("indicators", JSONText.array(frame.indicators.map { $0 ? "true" : "false" })),
+          ])
+        ))
+      var still = frame
+      for (index, field) in board.spec.fields.enumerated()
+      where field.display == display.name && board.clocks[index]?.isRunning == true {
+        for cell in field.cells where still.cells.indices.contains(cell) {
+          still.cells[cell] = .blank
+        }
+        still.colons = still.colons?.filter { !field.cells.contains($0) }
+      }
+      steady.append(still)
+    }
+    let sounding = board.spec.horns.indices.map { board.hornIsSounding($0, at: now) }
+    let horns = zip(board.spec.horns, sounding).map { (key: $0.name, json: $1 ? "true" : "false") }
+    return (
+      JSONText.object([("displays", JSONText.object(displays)), ("horns", JSONText.object(horns))]),
+      SteadyFrames(frames: steady, horns: sounding)
+    )
+  }
+
+  /// What the pages cannot work out by themselves from the frames they have: the frames
+  /// without running clocks, and the horns.
+  public struct SteadyFrames: Equatable, Sendable {
+    public var frames: [Frame]
+    public var horns: [Bool]
   }
 
   /// The fields as one row of a vMix data source: `[{"home":"12","game":"9:58",...}]`,

@@ -108,6 +108,33 @@ struct WebTests {
     #expect(daemon.waitForExit() == 0)
   }
 
+  /// The frames on the stream: the displays' cells as the wire has them, sent when they
+  /// change, but not with every second of a running clock (the pages run clocks).
+  @Test func framesComeWhenTheBoardChangesNotWithEverySecondOfAClock() throws {
+    let folder = try TemporaryFolder()
+    let (daemon, port) = try Self.start(folder: folder)
+    let control = try ControlClient(path: folder.path(of: "control"))
+    let events = try HTTPClient(port: port)
+    events.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    #expect(events.response()?.status == 200)
+    // home 0 and away 0 (a blank placeholder, then 0 = 63), the clock 10:00 with its colon
+    // after cell 5 (whose point is lit too, for displays without a colon), cell 8 dark.
+    let first = #"data: {"displays":{"main":{"cells":[0,63,0,63,6,191,63,63,0],"colons":[5],"#
+    #expect(events.readStream { $0.contains(first) }, "\(events.streamText)")
+    #expect(control.request("set home 12") == "ok home 12")
+    let changed = #"data: {"displays":{"main":{"cells":[6,91,0,63,"#
+    #expect(events.readStream { $0.contains(changed) }, "\(events.streamText)")
+    #expect(control.request("start game")?.hasPrefix("ok game 10:00") == true)
+    let framesBefore = events.streamText.ranges(of: "event: frames").count
+    // The clock runs for 2.5 s: three new seconds on the wire, no new frames here.
+    #expect(!events.readStream(timeout: 2.5) { $0.contains("data: clock game stopped") })
+    #expect(events.streamText.ranges(of: "event: frames").count == framesBefore + 1)
+    #expect(control.request("stop game")?.hasPrefix("ok game 9:5") == true)
+    #expect(events.readStream { $0.ranges(of: "event: frames").count > framesBefore + 1 })
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
   @Test func writesUnknownPathsAndOversizedRequestsAreRefused() throws {
     let folder = try TemporaryFolder()
     let (daemon, port) = try Self.start(folder: folder)

@@ -73,6 +73,7 @@ class SerialSevenSegment:
     def __init__(self, master):
         self.master = master
         self.digits = [" "] * 4
+        self.bits = [0] * 4
         self.cursor = 0
         self.pending = None
         flags = fcntl.fcntl(master, fcntl.F_GETFL)
@@ -95,6 +96,7 @@ class SerialSevenSegment:
             command, self.pending = self.pending, None
             if 0x7B <= command <= 0x7E:
                 self.digits[command - 0x7B] = self.FONT.get(byte & 0x7F, "?")
+                self.bits[command - 0x7B] = byte & 0x7F
             elif command == 0x79 and byte < 4:
                 self.cursor = byte
             return
@@ -102,6 +104,7 @@ class SerialSevenSegment:
             self.pending = byte
         elif byte == 0x76:
             self.digits = [" "] * 4
+            self.bits = [0] * 4
             self.cursor = 0
         elif byte != 0x81:
             character = chr(byte).upper()
@@ -292,6 +295,9 @@ try:
     check(wait_until(sounding), "the horn sounds while its button is held")
     check(not wait_until(lambda: not sounding(), 1.5),
           "it sounds on while held (the page renews the hold)")
+    errors = [entry["message"] for entry in driver.get_log("browser")
+              if entry["level"] == "SEVERE" and "Failed to load resource" not in entry["message"]]
+    check(not errors, f"the console ran without a JavaScript error ({errors[:3]})")
     # The window goes away without a release of the button.
     driver.get("about:blank")
     gone_at = time.monotonic()
@@ -309,6 +315,16 @@ try:
     ctl("set", "away", "7")
     check(wait_until(lambda: shown("home") == "12" and shown("away") == "7"),
           "/board follows set home 12 and set away 7")
+
+    def board_cells(display):
+        text = driver.execute_script(
+            "var e = document.querySelector('[data-display=\"' + arguments[0] + '\"]');"
+            "return e && e.getAttribute('data-cells');", display)
+        return [int(bits) for bits in text.split()] if text else None
+
+    check(wait_until(lambda: wire.shows() == "12 7" and board_cells("wire") == wire.bits),
+          f"/board draws the S7S module's segments as the wire has them "
+          f"(page {board_cells('wire')}, wire {wire.bits})")
 
     # The clock: the page runs it from the published start; it must agree with the
     # daemon to one shown step whenever both are read.
