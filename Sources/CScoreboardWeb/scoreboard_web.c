@@ -82,6 +82,8 @@ typedef struct pending_request {
   uint8_t body[SBW_MAXIMUM_BODY];
   size_t length;
   int too_large;
+  // Answered (413) before its body came: what comes is dropped.
+  int answered_early;
   // Deferred: the connection is suspended until sbw_deferred_respond gives the answer.
   int deferred;
   uint64_t id;
@@ -331,6 +333,28 @@ static enum MHD_Result access_handler(void *cls, struct MHD_Connection *connecti
     pending = calloc(1, sizeof *pending);
     if (!pending) return MHD_NO;
     *request_state = pending;
+    // A body announced beyond the limit is refused before it is read, and before a
+    // client that asked (Expect: 100-continue) is invited to send it.
+    const char *length =
+        api.MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
+    if (length) {
+      char *end = NULL;
+      errno = 0;
+      unsigned long long announced = strtoull(length, &end, 10);
+      if (errno != 0 || end == length || announced > SBW_MAXIMUM_BODY) {
+        sbw_exchange exchange = {
+            .server = server, .connection = connection, .pending = pending, .answered = 0};
+        static const char text[] = "request body too large\n";
+        sbw_exchange_respond(&exchange, 413, "text/plain; charset=utf-8",
+                             (const uint8_t *)text, sizeof text - 1, "Connection: close\n");
+        pending->answered_early = 1;
+        return MHD_YES;
+      }
+    }
+    return MHD_YES;
+  }
+  if (pending->answered_early) {
+    *upload_data_size = 0;
     return MHD_YES;
   }
   if (*upload_data_size > 0) {

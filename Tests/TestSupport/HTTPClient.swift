@@ -57,7 +57,11 @@ public final class HTTPClient {
 
   /// Sends raw bytes.
   public func send(_ text: String) {
-    let bytes = Array(text.utf8)
+    send(bytes: Array(text.utf8))
+  }
+
+  /// Sends raw bytes, which need not be UTF-8.
+  public func send(bytes: [UInt8]) {
     _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
   }
 
