@@ -706,7 +706,20 @@
     var button = carrying(event.target, 'data-command', this);
     if (button) command(button.getAttribute('data-command'));
   });
-  on(document, 'visibilitychange', function () { if (document.hidden) releaseHorns(); });
+  // Keeps the operator's screen on where the browser can (a secure context: localhost
+  // or HTTPS); on the venue's plain HTTP the phone's own settings decide.
+  var wakeLock = null;
+  function keepAwake() {
+    if (!navigator.wakeLock || document.hidden || wakeLock) return;
+    navigator.wakeLock.request('screen').then(function (lock) {
+      wakeLock = lock;
+      lock.addEventListener('release', function () { wakeLock = null; });
+    }, function () { /* refused: battery saver, or not allowed here */ });
+  }
+  on(document, 'visibilitychange', function () {
+    if (document.hidden) releaseHorns(); else keepAwake();
+  });
+  keepAwake();
   on(window, 'pagehide', releaseHorns);
   on(window, 'blur', releaseHorns);
 

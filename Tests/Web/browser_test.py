@@ -198,6 +198,32 @@ try:
             "var e = document.querySelector('[data-field=\"' + arguments[0] + '\"]');"
             "return e && e.getAttribute('data-shown');", field)
 
+    def seconds(text):
+        text = text.strip()
+        if ":" in text:
+            minutes, rest = text.split(":")
+            return int(minutes) * 60 + float(rest)
+        return float(text)
+
+    def check_clock_agrees(page_name, duration=6):
+        """Samples the page's game clock between two scoreboardctl gets: the page may
+        show either neighbour, or a step beyond (its step and the daemon's rounding)."""
+        disagreements = []
+        samples = 0
+        deadline = time.monotonic() + duration
+        while time.monotonic() < deadline:
+            before = ctl("get", "game")
+            page = shown("game")
+            after = ctl("get", "game")
+            samples += 1
+            low, high = seconds(after), seconds(before)
+            step = 0.1 if high < 60 else 1.0
+            if not page or not (low - step - 1e-6 <= seconds(page) <= high + step + 1e-6):
+                disagreements.append((before, page, after))
+        check(samples > 20 and not disagreements,
+              f"{page_name}'s clock agrees with the daemon's to one shown step "
+              f"({samples} samples; off: {disagreements[:3]})")
+
     def tap(selector):
         driver.execute_script(
             "var e = document.querySelector(arguments[0]);"
@@ -284,6 +310,7 @@ try:
     # The clock from the phone, and the horn held.
     tap('[data-field="game"] [data-action="start-stop"]')
     check(wait_until(lambda: "running" in ctl("status")), "start/stop on the phone starts the clock")
+    check_clock_agrees("the console", duration=3)
     tap('[data-field="game"] [data-action="start-stop"]')
     check(wait_until(lambda: "running" not in ctl("status")), "and stops it")
     def sounding():
@@ -329,31 +356,7 @@ try:
     # The clock: the page runs it from the published start; it must agree with the
     # daemon to one shown step whenever both are read.
     ctl("start", "game")
-    disagreements = []
-    samples = 0
-    deadline = time.monotonic() + 7
-    while time.monotonic() < deadline:
-        before = ctl("get", "game")
-        page = shown("game")
-        after = ctl("get", "game")
-        samples += 1
-
-        def seconds(text):
-            text = text.strip()
-            if ":" in text:
-                minutes, rest = text.split(":")
-                return int(minutes) * 60 + float(rest)
-            return float(text)
-
-        # The page reads between the two gets: it may show either neighbour, or a step
-        # beyond (the page's step and the daemon's rounding).
-        low, high = seconds(after), seconds(before)
-        step = 0.1 if high < 60 else 1.0
-        if not (low - step - 1e-6 <= seconds(page) <= high + step + 1e-6):
-            disagreements.append((before, page, after))
-    check(samples > 20 and not disagreements,
-          f"the page's clock agrees with the daemon's to one shown step "
-          f"({samples} samples; off: {disagreements[:3]})")
+    check_clock_agrees("/board")
     driver.save_screenshot(os.path.join(SHOTS, "board.png"))
 
     ctl("blank", "on")
