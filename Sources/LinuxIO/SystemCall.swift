@@ -384,6 +384,11 @@ enum SystemCall {
     }
   }
 
+  /// This machine's name (`gethostname`), NUL-terminated in `buffer` of `count` bytes.
+  static func gethostname(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> CInt {
+    call("gethostname") { Glibc.gethostname(buffer, count) }
+  }
+
   /// `count` random bytes from the kernel (`getrandom`).
   static func randomBytes(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     call("getrandom") { sbl_random_bytes(buffer, count) }

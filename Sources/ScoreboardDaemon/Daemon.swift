@@ -109,10 +109,17 @@ public final class Daemon {
       self.stop(because: "the terminal hung up")
     }
     do {
-      try openMQTT(configuration.mqtt)
       try openWeb(configuration.web)
     } catch {
-      mqtt?.close()
+      // The web is a window on the board: without it, keys and displays work on.
+      logger.error(
+        "\(error.message); the board runs without its web server until scoreboardd is "
+          + "reloaded or restarted")
+    }
+    do {
+      try openMQTT(configuration.mqtt)
+    } catch {
+      web?.close()
       devices.close(finalFrames: nil)
       control?.close()
       throw error

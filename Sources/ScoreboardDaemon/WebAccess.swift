@@ -39,7 +39,7 @@ final class WebAccess {
       return (folder.isEmpty && !file.hasPrefix("/") ? "." : folder) + "/" + Self.fileName
     }
     var names: Set<String> = ["localhost"]
-    if let name = Self.machineName() {
+    if let name = HostName.current() {
       names.insert(name)
       names.insert(name + ".local")
     }
@@ -55,14 +55,6 @@ final class WebAccess {
     for device in devices.devices {
       lastSeenWritten[device.name] = device.lastSeen
     }
-  }
-
-  /// This machine's name, as the kernel has it.
-  private static func machineName() -> String? {
-    guard let bytes = try? FileDescriptor.readRegularFile("/proc/sys/kernel/hostname", limit: 256)
-    else { return nil }
-    let name = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }.lowercased()
-    return name.isEmpty ? nil : name
   }
 
   // MARK: - Pairing

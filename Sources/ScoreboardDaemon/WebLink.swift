@@ -75,13 +75,34 @@ final class WebLink {
         connectionsPerAddress: settings.connectionsPerAddress, idleTimeoutSeconds: 30,
         handler: { handle($0) }, streamClosed: { closed($0) })
     } catch {
-      throw DaemonError("[web] listen = \(settings.listenText): \(error)", exitCode: .unavailable)
+      throw DaemonError(
+        "[web] listen = \(settings.listenText): \(error)"
+          + Self.advice(for: error.description, port: settings.port), exitCode: .unavailable)
     }
     handle = { [unowned self] exchange in self.handle(exchange) }
     closed = { [unowned self] stream in self.streams.remove(stream) }
     logger.notice(
       "web: serving the console on http://\(settings.listenText)/ and the board on "
         + "http://\(settings.listenText)/board")
+  }
+
+  /// What to do about a failure to listen, or nothing.
+  static func advice(for reason: String, port: Int) -> String {
+    if reason.contains("Address family not supported") || reason.contains("Operation not permitted")
+    {
+      return " (" + MQTTLink.networkAdvice + ")"
+    }
+    if reason.contains("Permission denied"), port < 1024 {
+      return " (ports below 1024 need the drop-in web-port-80.conf: sudo ln -sf "
+        + "/usr/share/scoreboardd/web-port-80.conf /etc/systemd/system/scoreboardd.service.d/ "
+        + "&& sudo systemctl daemon-reload && sudo systemctl restart scoreboardd; "
+        + "scoreboardd(8))"
+    }
+    if reason.contains("Address already in use") {
+      return " (another program listens there: choose another port, or stop it; "
+        + "sudo ss -ltnp shows which)"
+    }
+    return ""
   }
 
   /// Checks that libmicrohttpd can be loaded.

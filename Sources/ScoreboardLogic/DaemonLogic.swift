@@ -132,14 +132,18 @@ public struct DaemonLogic {
     return dropped.sorted()
   }
 
-  /// Restores saved values, brightness and blanking without events.
+  /// Restores saved values, brightness and blanking without events; a clock saved
+  /// running in another boot, or when either boot is unknown, comes back stopped at its
+  /// last start.
   ///
-  /// - Returns: The saved fields that were dropped.
+  /// - Returns: The saved fields that were dropped, and the clocks stopped.
   public mutating func restore(_ saved: SavedState) -> (dropped: [String], stoppedClocks: [String])
   {
     var saved = saved
     var stopped: [String] = []
-    if saved.bootID != bootID {
+    // A running clock's start is an instant of the monotonic clock of the boot it was
+    // saved in: with either boot unknown, it cannot be trusted to be this boot's.
+    if saved.bootID == nil || bootID == nil || saved.bootID != bootID {
       for (name, clock) in saved.clocks.sorted(by: { $0.key < $1.key }) where clock.isRunning {
         saved.clocks[name]?.startedAt = nil
         stopped.append(name)

@@ -45,14 +45,16 @@ readonly free_mib=1024
 # What the tests need in the guest, from trixie. dbus for systemctl's friends (hostnamectl,
 # busctl) and for packages that expect a system bus; zstd for initramfs-tools' default
 # compression; gpiod for gpioinfo and friends. The package's shared libraries (its
-# Depends: libgpiod3, and libmosquitto1 with libssl3t64 and the rest it brings)
-# must be here, as the offline `apt install ./FILE.deb` can download nothing. mosquitto
-# (Debian's broker, with its own mosquitto.service) and mosquitto-clients for the MQTT
-# scenario: a master and a mirror board, two services, through a broker on the machine.
+# Depends: libgpiod3; its Recommends: libmosquitto1 with libssl3t64 and the rest it
+# brings, and libmicrohttpd12t64, which a board with [web] loads) must be here, as the
+# offline `apt install ./FILE.deb` can download nothing. mosquitto (Debian's broker,
+# with its own mosquitto.service) and mosquitto-clients for the MQTT scenario: a master
+# and a mirror board, two services, through a broker on the machine. curl for the web
+# scenarios: the pages, the JSON, pairing and commands through the API.
 readonly packages=(
   systemd systemd-sysv udev kmod dbus apt procps util-linux passwd e2fsprogs
   libgpiod3 libmosquitto1 gpiod libstdc++6 libgcc-s1 initramfs-tools zstd
-  mosquitto mosquitto-clients
+  mosquitto mosquitto-clients libmicrohttpd12t64 curl
 )
 # Units that only cost boot time in a test machine without network, or that would take
 # the PL011 UART (/dev/ttyAMA0), which belongs to the test. getty.target: nobody logs in.

@@ -6,9 +6,13 @@
 # Tests/ARM64/vm.sh boots it). There Tests/ARM64/guest/run configures real kernel
 # devices and runs the scenarios against the service under systemd; the bytes of the
 # S7S display on the guest's PL011 UART reach a file here and are decoded here
-# (Tests/HIL/src/s7s-decode.c). In the MQTT scenarios that S7S is a mirror board's: a
-# second service following the packaged one through Debian's mosquitto in the guest. One PASS/FAIL line per scenario; on a failure, the
-# guest's journal and the decoded capture.
+# (Tests/HIL/src/s7s-decode.c). The web scenarios reach the service's web server with
+# curl in the guest: its pages and JSON, pairing a device with the code the S7S shows,
+# commands from it, the service without the network drop-in, and port 80 with and
+# without the web-port-80.conf drop-in. In the MQTT scenarios that S7S is a mirror
+# board's: a second service following the packaged one through Debian's mosquitto in
+# the guest. One PASS/FAIL line per scenario; on a failure, the guest's journal and the
+# decoded capture.
 #
 # Environment:
 #   SCOREBOARDD_CACHE          cache folder (default: ~/.cache/scoreboardd); this test
@@ -35,6 +39,7 @@ fail() {
 readonly scenarios=(
   apt-install
   installed-files
+  web-installed
   binary-is-arm64
   user-and-groups
   gpio-chip-group
@@ -53,6 +58,7 @@ readonly scenarios=(
   reload-bad-file
   kill-9-restart
   s7s-after-kill-9-restart
+  state-file-boot-id
   scoreboardctl-group-member
   scoreboardctl-refused-others
   stop-inactive
@@ -63,6 +69,16 @@ readonly scenarios=(
   upgrade-restarted
   upgrade-kept-scores
   s7s-after-upgrade
+  web-without-network-drop-in
+  web-board-page
+  s7s-shows-pairing-code
+  web-pair-and-command
+  s7s-shows-web-command
+  web-paired-across-restart
+  web-port-80-without-drop-in
+  web-port-80
+  web-unpair
+  s7s-after-web
   mqtt-broker-service
   mqtt-master-publishes
   service-scheduling
