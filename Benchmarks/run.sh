@@ -3,10 +3,11 @@
 # C floor, runs the benchmarks and writes Benchmarks/results.md (also printed).
 #
 #   bash Benchmarks/run.sh [--quick] [--clock-only] [--mqtt-only] [--commands-only]
-#     [--clock-seconds N]
+#     [--web-only] [--clock-seconds N]
 #     --quick: short runs, to check the harness; --clock-only: the game clock runs alone;
 #     --mqtt-only: the MQTT scenario alone (needs mosquitto; skipped without it);
 #     --commands-only: its commands part alone (round trips, a flood, oversized messages);
+#     --web-only: the web scenario alone (pages on the event stream, a phone's commands);
 #     --clock-seconds: the length of each of the two game clock runs (600; 20 with --quick)
 #
 # SWIFT names the swift driver (default: swift). The virtual environment and the floor
@@ -20,9 +21,14 @@ venv=$cache/bench-venv
 # A whole run writes its report here; a partial one (--quick, or one scenario alone)
 # only prints it, so that it never replaces the whole run's figures.
 results=Benchmarks/results.md
+web_only=no
 for argument in "$@"; do
   case "$argument" in
     --quick | --clock-only | --mqtt-only | --commands-only | --latency-only) results=$(mktemp) ;;
+    --web-only)
+      results=$(mktemp)
+      web_only=yes
+      ;;
   esac
 done
 release_flags=(-c release --static-swift-stdlib -Xswiftc -warnings-as-errors)
@@ -53,6 +59,7 @@ swift_version=$("$swift" --version 2>&1 | sed -n 's/.*Swift version \([^ ]*\).*/
 python_version=$("$venv/bin/python" -c 'import platform; print(platform.python_version())')
 pyserial_version=$("$venv/bin/python" -c 'import serial; print(serial.__version__)')
 gpiod_version=$(pkg-config --modversion libgpiod 2>/dev/null || echo unknown)
+microhttpd_version=$(pkg-config --modversion libmicrohttpd 2>/dev/null || echo unknown)
 
 # The real-time priority the unit gives the daemon's loop: the flood's keys are measured
 # as the unit starts the daemon too.
@@ -66,6 +73,7 @@ trap 'rm -f "$stripped" "$stripped.floor" "$report"' EXIT
   --scoreboardd-stripped-bytes "$(stat -c %s "$stripped")" \
   --floor-stripped-bytes "$(stat -c %s "$stripped.floor")" \
   --peer-bytes "$(stat -c %s Benchmarks/peers/scoreboard_peer.py)" \
+  --web-pages "$PWD/web" \
   ${unit_priority:+--unit-priority "$unit_priority"} \
   "$@" >"$report"
 
@@ -78,19 +86,23 @@ trap 'rm -f "$stripped" "$stripped.floor" "$report"' EXIT
   echo "- machine: $(uname -m), ${cpu:-unknown CPU}, $(nproc) cores"
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- versions: Swift $swift_version, Linux $(uname -r), Python $python_version," \
-    "pyserial $pyserial_version, libgpiod $gpiod_version"
+    "pyserial $pyserial_version, libgpiod $gpiod_version, libmicrohttpd $microhttpd_version"
   if [[ " $* " == *" --quick "* ]]; then
     echo "- **quick run** (--quick): short runs that check the harness, not figures to quote"
   fi
   echo
   cat "$report"
-  echo
-  echo "## GPIO encoders"
-  echo
-  "$bin/GPIOFrameBenchmark" "$@"
-  if [[ -f Benchmarks/analysis.md ]]; then
+  # The web scenario alone has nothing to do with the GPIO encoders, nor with the
+  # analysis of the whole run's figures.
+  if [ "$web_only" = no ]; then
     echo
-    cat Benchmarks/analysis.md
+    echo "## GPIO encoders"
+    echo
+    "$bin/GPIOFrameBenchmark" "$@"
+    if [[ -f Benchmarks/analysis.md ]]; then
+      echo
+      cat Benchmarks/analysis.md
+    fi
   fi
 } >"$results"
 cat "$results"

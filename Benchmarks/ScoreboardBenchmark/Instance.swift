@@ -112,9 +112,11 @@ final class Instance {
   let clock: ClockSetup?
   /// scoreboardd's `[mqtt]` section, if any.
   let mqtt: MQTTSetup?
+  /// scoreboardd's `[web]` section, if any; with it, the control socket is open too.
+  let web: WebSetup?
   /// Whether scoreboardd keeps a state file (without a clock: with one, it always does).
   let keepsState: Bool
-  /// scoreboardd's state file and control socket (with a clock only).
+  /// scoreboardd's state file and control socket (with a clock or `[web]` only).
   var statePath: String { folder + "/state" }
   var controlPath: String { folder + "/control" }
 
@@ -126,16 +128,18 @@ final class Instance {
 
   /// Starts `subject` with a display at `baud`. `preloadedKeys` are in the keypad before
   /// the subject starts; `notify` gives it a NOTIFY_SOCKET; `scheduling` is how
-  /// scoreboardd is started.
+  /// scoreboardd is started; `web` gives it a web server and a control socket.
   init(
     _ subject: Subject, programs: Programs, baud: Int, environment: [String: String] = [:],
     notify: Bool = false, preloadedKeys: [Key] = [], clock: ClockSetup? = nil,
-    keepsState: Bool = false, mqtt: MQTTSetup? = nil, scheduling: Scheduling = .ordinary
+    keepsState: Bool = false, mqtt: MQTTSetup? = nil, web: WebSetup? = nil,
+    scheduling: Scheduling = .ordinary
   ) throws {
     self.keepsState = keepsState
     self.subject = subject
     self.clock = clock
     self.mqtt = mqtt
+    self.web = web
     var template = Array("/tmp/scoreboardd-bench-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw BenchmarkError(description: "mkdtemp") }
     folder = String(cString: made)
@@ -173,7 +177,7 @@ final class Instance {
     // number: on a reused pseudo-terminal, the Python peer's writes after a key were
     // seen to stay in the kernel, never reaching the master side (the previous user of
     // the number was scoreboardd or the peer, never the floor; not understood).
-    Self.retiredTerminals.append(terminal)
+    Self.retire(terminal)
     for name in ["event0", "notify", "scoreboardd.conf", "stderr.log", "state", "control"] {
       unlink(folder + "/" + name)
     }
@@ -194,8 +198,9 @@ final class Instance {
         }
         ?? Self.configuration(
           device: devicePath, port: terminal.slavePath, baud: baud,
-          stateFile: keepsState ? statePath : "none")
-      try writeText(text + (mqtt?.section ?? ""), to: configuration)
+          stateFile: keepsState ? statePath : "none",
+          controlSocket: web == nil ? "none" : controlPath)
+      try writeText(text + (mqtt?.section ?? "") + (web?.section ?? ""), to: configuration)
       arguments = scheduling.prefix + [programs.scoreboardd, "--config", configuration]
     case .peer:
       arguments = [
@@ -256,13 +261,14 @@ final class Instance {
     (try? readText(folder + "/stderr.log")) ?? ""
   }
 
-  static func configuration(device: String, port: String, baud: Int, stateFile: String = "none")
-    -> String
-  {
+  static func configuration(
+    device: String, port: String, baud: Int, stateFile: String = "none",
+    controlSocket: String = "none"
+  ) -> String {
     """
     [scoreboard]
     state-file = \(stateFile)
-    control-socket = none
+    control-socket = \(controlSocket)
     log-level = warning
     blink-interval = 500ms
     edit-timeout = 0
@@ -549,6 +555,11 @@ final class Instance {
     let count = recv(notifySocket, &buffer, buffer.count, 0)
     guard count > 0 else { return nil }
     return String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+
+  /// Keeps `terminal` open until the harness exits.
+  static func retire(_ terminal: PseudoTerminal) {
+    retiredTerminals.append(terminal)
   }
 
   private static func datagramSocket(boundTo path: String) throws -> CInt {

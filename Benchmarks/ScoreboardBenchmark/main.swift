@@ -7,16 +7,19 @@
 //
 //   ScoreboardBenchmark --scoreboardd PATH --python PATH --peer PATH --floor PATH
 //                       [--scoreboardd-stripped-bytes N] [--floor-stripped-bytes N] [--quick]
-//                       [--latency-only] [--clock-only] [--mqtt-only] [--clock-seconds N]
-//                       [--unit-priority N]
+//                       [--latency-only] [--clock-only] [--mqtt-only] [--web-only]
+//                       [--clock-seconds N] [--unit-priority N] [--web-pages PATH]
 //
 // --latency-only runs the key-to-wire runs alone and prints their table: for working on
 // the daemon's path from a key to the wire. --clock-only runs the game clock scenario
 // alone; --clock-seconds sets its length (600 s, 20 s with --quick). --mqtt-only runs the
 // MQTT scenario alone (mirror latency, CPU per published change, keys while the broker
 // dies and comes back, command round trips, keys during a command flood, memory after
-// oversized commands). --unit-priority is the real-time priority scoreboardd.service gives
-// the daemon's loop: the flood's keys are measured as the unit starts the daemon too.
+// oversized commands). --web-only runs the web scenario alone (a key to the pages' event
+// streams with 0, 1 and 100 pages, the CPU and memory they cost, a phone's command to the
+// wire); --web-pages is the folder of the pages (the repository's `web`), without which the
+// web scenario is skipped. --unit-priority is the real-time priority scoreboardd.service
+// gives the daemon's loop: the flood's keys are measured as the unit starts the daemon too.
 
 @preconcurrency import Glibc
 import LinuxIO
@@ -30,12 +33,20 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--flood",
   Flooder.run(port: port, topic: CommandLine.arguments[3], rate: rate)
 }
 
+// The pseudo-terminal writer of the web scenario's check, run as a child of this program.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--pty-writer",
+  let spin = Int64(CommandLine.arguments[3])
+{
+  PseudoTerminalCheck.runWriter(slave: CommandLine.arguments[2], spin: spin)
+}
+
 var options: [String: String] = [:]
 var quick = false
 var latencyOnly = false
 var clockOnly = false
 var mqttOnly = false
 var commandsOnly = false
+var webOnly = false
 var argumentList = CommandLine.arguments.dropFirst()
 while let argument = argumentList.popFirst() {
   if argument == "--quick" {
@@ -48,6 +59,8 @@ while let argument = argumentList.popFirst() {
     mqttOnly = true
   } else if argument == "--commands-only" {
     commandsOnly = true
+  } else if argument == "--web-only" {
+    webOnly = true
   } else if argument.hasPrefix("--"), let value = argumentList.popFirst() {
     options[String(argument.dropFirst(2))] = value
   } else {
@@ -163,6 +176,41 @@ if mqttOnly {
   exit(0)
 }
 
+let webKeys = scenarios.count(1_000)
+let webRounds = quick ? 1 : 3
+let webPageCounts = [0, 1, 100]
+let webCommandCount = scenarios.count(1_000)
+let webPagesFolder = options["web-pages"]
+let webPseudoTerminalCount = scenarios.count(500)
+/// The web scenario (Web.swift).
+func runWeb() throws -> WebRunResult {
+  var result = WebRunResult(keys: webKeys, rounds: webRounds)
+  guard let pages = webPagesFolder else {
+    result.skipped = "no --web-pages folder given"
+    progress("web: skipped (\(result.skipped!))")
+    return result
+  }
+  progress(
+    "web: a key to 0, 1 and 100 pages' event streams (\(webRounds) × \(webKeys) keys "
+      + "with each)")
+  result.phases = try scenarios.webPages(
+    setup: WebSetup(port: try LoopbackBroker.freePort(), pages: pages), keys: webKeys,
+    rounds: webRounds, pageCounts: webPageCounts)
+  progress("web: a phone's command to the wire, and the control socket's (\(webCommandCount) each)")
+  result.commands = try scenarios.webCommands(
+    setup: WebSetup(port: try LoopbackBroker.freePort(), pages: pages), count: webCommandCount)
+  progress("web: what a pseudo-terminal adds when its writer keeps the CPU")
+  for spin: Int64 in [0, 50_000, 300_000] {
+    result.pseudoTerminal.append(
+      (spin, try PseudoTerminalCheck.measure(spin: spin, count: webPseudoTerminalCount)))
+  }
+  return result
+}
+if webOnly {
+  print(webReport(try runWeb()), terminator: "")
+  exit(0)
+}
+
 /// How the key-to-wire runs hand out their keys: in blocks of 100 keys per subject, so
 /// that each has the machine to itself between its keys (the targets' figure), or key by
 /// key, so that each key finds the caches full of the other subjects' work.
@@ -274,6 +322,8 @@ for run in 1...starts {
 }
 
 let mqttResult = try runMQTT()
+
+let webResult = try runWeb()
 
 let clockResult = try runClocks()
 
@@ -516,6 +566,9 @@ line(
 
 line()
 report += mqttReport(mqttResult)
+
+line()
+report += webReport(webResult)
 
 line()
 report += clockReport(clockResult)
