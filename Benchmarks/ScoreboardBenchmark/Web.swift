@@ -395,7 +395,8 @@ func webReport(_ result: WebRunResult) -> String {
       + "| \(percentile(phoneToWire, 0.99) < 50_000_000 ? "yes" : "**no**") |\n"
   }
   text +=
-    "| key-to-wire p99 with \(most) pages within 1.2x of the figure without pages "
+    "| key-to-wire p99 with \(most) pages within 1.2x of the figure without pages (through "
+    + "a pseudo-terminal, which counts the pages' work after the frame's `write`: see below) "
     + "| \(microseconds(percentile(manyPages, 0.99))) µs vs "
     + "\(microseconds(percentile(noPages, 0.99))) µs: \(format(wireRatio, 2))x "
     + "| \(wireRatio <= 1.2 ? "yes" : "**no**") |\n\n"
