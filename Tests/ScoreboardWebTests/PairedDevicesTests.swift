@@ -1,6 +1,10 @@
 import ScoreboardWeb
 import Testing
 
+/// A token hash of 64 digits. (Outside the test's arguments: Swift 6.0 cannot type-check
+/// a string interpolation inside `@Test(arguments:)`.)
+private let zeros = String(repeating: "0", count: 64)
+
 @Suite struct PairedDevicesTests {
   private let token = "00112233445566778899aabbccddeeff"
 
@@ -76,12 +80,16 @@ import Testing
     ("scoreboardd-devices 2\n", "line 1: expected 'scoreboardd-devices 1'"),
     ("scoreboardd-devices 1\nscorer abc * 1 2\n", "line 2: not a device: 'scorer abc * 1 2'"),
     (
-      "scoreboardd-devices 1\nbad/name \(String(repeating: "0", count: 64)) * 1 2\n",
-      "line 2: not a device: 'bad/name \(String(repeating: "0", count: 64)) * 1 2'"
+      "scoreboardd-devices 1\nbad/name " + zeros + " * 1 2\n",
+      "line 2: not a device: 'bad/name " + zeros + " * 1 2'"
     ),
     (
-      "scoreboardd-devices 1\na \(String(repeating: "0", count: 64)) * 1 2\na \(String(repeating: "1", count: 64)) * 1 2\n",
+      "scoreboardd-devices 1\na " + zeros + " * 1 2\na " + zeros + " * 1 2\n",
       "line 3: a second device named 'a'"
+    ),
+    (
+      "scoreboardd-devices 1\nbell\u{7} " + zeros + " * 1 2\n",
+      "line 2: not a device: 'bell\\u{7} " + zeros + " * 1 2'"
     ),
   ])
   func badFilesNameTheLine(text: String, problem: String) {
