@@ -1,8 +1,9 @@
 import ScoreboardWeb
 import Testing
 
-/// A token hash of 64 digits. (Outside the test's arguments: Swift 6.0 cannot type-check
-/// a string interpolation inside `@Test(arguments:)`.)
+/// A token hash of 64 digits. (The bad files are built outside `@Test(arguments:)`:
+/// Swift 6.0's type checker crashes on a string interpolation there, and gives up on
+/// long concatenations.)
 private let zeros = String(repeating: "0", count: 64)
 
 @Suite struct PairedDevicesTests {
@@ -75,23 +76,30 @@ private let zeros = String(repeating: "0", count: 64)
     #expect(!devices.devices.contains { $0.name == "d5" })
   }
 
-  @Test(arguments: [
-    ("", "line 1: expected 'scoreboardd-devices 1'"),
-    ("scoreboardd-devices 2\n", "line 1: expected 'scoreboardd-devices 1'"),
-    ("scoreboardd-devices 1\nscorer abc * 1 2\n", "line 2: not a device: 'scorer abc * 1 2'"),
-    (
-      "scoreboardd-devices 1\nbad/name " + zeros + " * 1 2\n",
-      "line 2: not a device: 'bad/name " + zeros + " * 1 2'"
-    ),
-    (
-      "scoreboardd-devices 1\na " + zeros + " * 1 2\na " + zeros + " * 1 2\n",
-      "line 3: a second device named 'a'"
-    ),
-    (
-      "scoreboardd-devices 1\nbell\u{7} " + zeros + " * 1 2\n",
-      "line 2: not a device: 'bell\\u{7} " + zeros + " * 1 2'"
-    ),
-  ])
+  /// Files that are not the devices' file, and what is said of each.
+  static let badFiles: [(text: String, problem: String)] = {
+    let hash: String = zeros
+    let wrongHeader: String = "line 1: expected 'scoreboardd-devices 1'"
+    var cases: [(text: String, problem: String)] = []
+    cases.append(("", wrongHeader))
+    cases.append(("scoreboardd-devices 2\n", wrongHeader))
+    cases.append(
+      ("scoreboardd-devices 1\nscorer abc * 1 2\n", "line 2: not a device: 'scorer abc * 1 2'"))
+    let badName: String = "bad/name " + hash + " * 1 2"
+    cases.append(
+      ("scoreboardd-devices 1\n" + badName + "\n", "line 2: not a device: '" + badName + "'"))
+    let twice: String = "a " + hash + " * 1 2\n"
+    cases.append(("scoreboardd-devices 1\n" + twice + twice, "line 3: a second device named 'a'"))
+    let bell: String = " " + hash + " * 1 2"
+    cases.append(
+      (
+        "scoreboardd-devices 1\nbell\u{7}" + bell + "\n",
+        "line 2: not a device: 'bell\\u{7}" + bell + "'"
+      ))
+    return cases
+  }()
+
+  @Test(arguments: badFiles)
   func badFilesNameTheLine(text: String, problem: String) {
     #expect(throws: PairedDevices.Problem(description: problem)) {
       try PairedDevices(parsing: text)
