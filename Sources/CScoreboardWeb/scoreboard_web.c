@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -68,6 +69,8 @@ typedef struct stream {
   uint64_t id;
   sbw_server *server;
   struct MHD_Connection *connection;
+  // The client's socket, watched for its end while the stream waits (suspended).
+  int fd;
   uint8_t *bytes;
   size_t length;
   size_t capacity;
@@ -108,6 +111,10 @@ struct sbw_server {
   uint64_t next_stream;
   pending_request *deferred;
   uint64_t next_deferred;
+  // An epoll descriptor of the streams' sockets: libmicrohttpd does not watch a
+  // suspended connection, so a client that leaves would hold its connection (and its
+  // place under the per-address limit) until the next event.
+  int watch_fd;
 };
 
 struct sbw_exchange {
@@ -150,9 +157,16 @@ static ssize_t read_stream(void *cls, uint64_t position, char *buffer, size_t si
   return (ssize_t)count;
 }
 
+static void unwatch(stream *s) {
+  if (s->fd < 0) return;
+  epoll_ctl(s->server->watch_fd, EPOLL_CTL_DEL, s->fd, NULL);
+  s->fd = -1;
+}
+
 // The stream's response is freed: its connection ended.
 static void free_stream(void *cls) {
   stream *s = cls;
+  unwatch(s);
   remove_stream(s->server, s);
   if (s->server->closed) s->server->closed(s->server->context, s->id);
   free(s->bytes);
@@ -251,9 +265,14 @@ int sbw_exchange_open_stream(sbw_exchange *exchange, const uint8_t *body, size_t
   // a hundred pages do not hold megabytes of kernel memory each.
   const union MHD_ConnectionInfo *info =
       api.MHD_get_connection_info(exchange->connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  s->fd = -1;
   if (info) {
     int size = 16384;
     setsockopt(info->connect_fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+    struct epoll_event event = {.events = EPOLLIN | EPOLLRDHUP, .data.u64 = s->id};
+    if (epoll_ctl(exchange->server->watch_fd, EPOLL_CTL_ADD, info->connect_fd, &event) == 0) {
+      s->fd = info->connect_fd;
+    }
   }
   s->next = exchange->server->streams;
   exchange->server->streams = s;
@@ -317,6 +336,37 @@ int sbw_deferred_respond(sbw_server *server, uint64_t id, int status, const char
   api.MHD_resume_connection(pending->connection);
   return 0;
 }
+
+int sbw_streams_check(sbw_server *server) {
+  struct epoll_event events[64];
+  int ended = 0;
+  int count;
+  while ((count = epoll_wait(server->watch_fd, events, 64, 0)) > 0) {
+    for (int i = 0; i < count; i++) {
+      stream *s = find_stream(server, events[i].data.u64);
+      if (!s || s->fd < 0) continue;
+      // A stream's client sends nothing after its request: a readable socket is one
+      // whose client left (or misbehaves). Either way the stream ends.
+      char byte;
+      ssize_t got = recv(s->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+      if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
+          !(events[i].events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR))) {
+        continue;
+      }
+      unwatch(s);
+      s->dropped = 1;
+      if (s->suspended) {
+        s->suspended = 0;
+        api.MHD_resume_connection(s->connection);
+      }
+      ended++;
+    }
+    if (count < 64) break;
+  }
+  return ended;
+}
+
+int sbw_server_watch_descriptor(sbw_server *server) { return server->watch_fd; }
 
 const char *sbw_exchange_argument(sbw_exchange *exchange, const char *name) {
   return api.MHD_lookup_connection_value(exchange->connection, MHD_GET_ARGUMENT_KIND, name);
@@ -487,7 +537,7 @@ static int listen_on(const char *address, int port, int *is_ipv6, char *error, s
     setsockopt(descriptor, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
   }
   if (bind(descriptor, (struct sockaddr *)&storage, length) != 0 ||
-      listen(descriptor, 64) != 0) {
+      listen(descriptor, 1024) != 0) {
     int saved = errno;
     close(descriptor);
     snprintf(error, size, "cannot listen on %s port %d: %s", address, port, strerror(saved));
@@ -529,6 +579,13 @@ sbw_server *sbw_server_start(const char *address, int port, unsigned connection_
   server->handler = handler;
   server->closed = closed;
   server->context = context;
+  server->watch_fd = epoll_create1(EPOLL_CLOEXEC);
+  if (server->watch_fd < 0) {
+    snprintf(error, error_size, "epoll_create1: %s", strerror(errno));
+    close(descriptor);
+    free(server);
+    return NULL;
+  }
   unsigned flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | (is_ipv6 ? MHD_USE_IPv6 : 0);
   server->daemon = api.MHD_start_daemon(
       flags, 0, NULL, NULL, access_handler, server, MHD_OPTION_LISTEN_SOCKET, descriptor,
@@ -539,6 +596,7 @@ sbw_server *sbw_server_start(const char *address, int port, unsigned connection_
       request_completed, NULL, MHD_OPTION_END);
   if (!server->daemon) {
     close(descriptor);
+    close(server->watch_fd);
     free(server);
     snprintf(error, error_size, "libmicrohttpd could not start a server on %s port %d", address,
              port);
@@ -582,5 +640,6 @@ void sbw_server_stop(sbw_server *server) {
                          (const uint8_t *)text, sizeof text - 1, NULL);
   }
   api.MHD_stop_daemon(server->daemon);
+  close(server->watch_fd);
   free(server);
 }

@@ -631,6 +631,7 @@ public final class Daemon {
     if new.web != web?.settings {
       if let old = web {
         loop.removeWatch(old.descriptor)
+        loop.removeWatch(old.streamsDescriptor)
         old.close()
         devices.showNotice(nil)
       }
@@ -700,6 +701,9 @@ public final class Daemon {
     }
     loop.watch(link.descriptor, for: .readable) { [unowned self, unowned link] _ in
       link.serve(at: self.clock.now())
+    }
+    loop.watch(link.streamsDescriptor, for: .readable) { [unowned self, unowned link] _ in
+      link.endStreamsLeft(at: self.clock.now())
     }
     web = link
   }

@@ -139,6 +139,18 @@ final class WebLink {
   /// The descriptor the loop watches.
   var descriptor: FileDescriptor { FileDescriptor(rawValue: server.descriptor) }
 
+  /// The descriptor of the event streams' sockets, watched for clients that leave.
+  var streamsDescriptor: FileDescriptor { FileDescriptor(rawValue: server.streamsDescriptor) }
+
+  /// Ends the streams whose clients left while they waited for events, so that their
+  /// connections (and their places under the per-address limit) are freed at once; the
+  /// server runs at the round's end.
+  func endStreamsLeft(at now: Instant) {
+    if server.endStreamsLeft() > 0 {
+      outputQueuedAt = outputQueuedAt ?? now
+    }
+  }
+
   /// The port the server listens on.
   var port: Int { server.port }
 

@@ -102,6 +102,20 @@ public final class WebServer {
     server.map { sbw_server_descriptor($0) } ?? -1
   }
 
+  /// A second descriptor to watch for reading: the event streams' sockets, whose
+  /// clients' leaving libmicrohttpd does not see while a stream waits for events. When
+  /// it is readable, call `endStreamsLeft()`, then `serve()`.
+  public var streamsDescriptor: Int32 {
+    server.map { sbw_server_watch_descriptor($0) } ?? -1
+  }
+
+  /// Ends the streams whose clients left; how many.
+  @discardableResult
+  public func endStreamsLeft() -> Int {
+    guard let server else { return 0 }
+    return Int(sbw_streams_check(server))
+  }
+
   /// Milliseconds until `serve()` is due without an event; nil: not before an event.
   public var timeoutMilliseconds: Int64? {
     guard let server else { return nil }

@@ -193,6 +193,32 @@ struct WebTests {
     #expect(daemon.waitForExit() == 0)
   }
 
+  /// A page reloaded again and again (or twenty phones behind one address) must not
+  /// use up its address's connections: streams whose clients left end at once, not at
+  /// the next event or keep-alive (15 s on a quiet board).
+  @Test func streamsWhoseClientsLeaveFreeTheirPlacesAtOnce() throws {
+    let folder = try TemporaryFolder()
+    let (daemon, port) = try Self.start(folder: folder)
+    var pages: [HTTPClient] = []
+    for _ in 0..<20 {
+      let page = try HTTPClient(port: port, from: "127.0.0.6")
+      page.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+      #expect(page.response()?.status == 200)
+      pages.append(page)
+    }
+    let refused = try HTTPClient(port: port, from: "127.0.0.6")
+    #expect(refused.isClosed(within: 2), "the 21st connection of the address is refused")
+    pages.removeAll()
+    // No change on the board, no keep-alive due: the places are free within a second.
+    let served = waitUntil(timeout: 2) {
+      (try? HTTPClient(port: port, from: "127.0.0.6"))?.request("/api/state", timeout: 0.2)?
+        .status == 200
+    }
+    #expect(served, "a new page of the address is served")
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
   @Test func slowClientsOfOneAddressLeaveTheBoardToEveryoneElse() throws {
     let folder = try TemporaryFolder()
     let (daemon, port) = try Self.start(folder: folder)

@@ -64,6 +64,11 @@ sbw_server *sbw_server_start(const char *address, int port, unsigned connection_
 int sbw_server_descriptor(sbw_server *server);
 /// Milliseconds until sbw_server_run is due without an event, or -1: none.
 int64_t sbw_server_timeout(sbw_server *server);
+/// A second descriptor to watch for reading: the sockets of the event streams, whose
+/// clients' leaving libmicrohttpd does not see while a stream waits for events.
+int sbw_server_watch_descriptor(sbw_server *server);
+/// Ends the streams whose clients left (run the server afterwards); how many.
+int sbw_streams_check(sbw_server *server);
 /// Serves what is ready; 0 on success.
 int sbw_server_run(sbw_server *server);
 /// The port the server listens on (the one chosen for port 0).
