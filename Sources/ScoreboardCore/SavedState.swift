@@ -171,6 +171,12 @@ public struct SavedState: Hashable, Sendable {
       let number = index + 1
       let words = line.wordsBetweenSpacesAndTabs
       guard let keyword = words.first, !keyword.hasPrefix("#") else { continue }
+      // The daemon writes no carriage return; one left inside a line (the line ended with
+      // two, a damaged sector) would not survive being written again.
+      if line.utf8.contains(UInt8(ascii: "\r")) {
+        throw SavedStateError(
+          line: number, problem: .badLine(line, expected: "one line break at the end of a line"))
+      }
       if firstLines.isEmpty && keyword != "version" {
         throw SavedStateError(line: number, problem: .missingVersion(found: String(line)))
       }

@@ -97,6 +97,18 @@ import Testing
           values: ["home": "12", "away": "3", "period": "OT"], brightness: 5, isBlanked: true))
   }
 
+  /// A carriage return inside a line would not survive writing the state again (the
+  /// fuzzer found a value ending with several, which lost one at each writing).
+  @Test func aCarriageReturnInsideALineIsRefused() {
+    #expect(
+      throws: SavedStateError(
+        line: 2,
+        problem: .badLine("field quarter 4\r\r", expected: "one line break at the end of a line"))
+    ) {
+      try SavedState(parsing: "version 1\nfield quarter 4\r\r\r\n")
+    }
+  }
+
   @Test func aFileCutShortAfterACarriageReturnIsTruncated() {
     #expect(throws: SavedStateError(line: 2, problem: .truncated)) {
       try SavedState(parsing: "version 1\r\nfield home 3\r")
