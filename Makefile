@@ -116,13 +116,14 @@ demo: deps toolchain
 	$(SWIFT) build $(SWIFT_FLAGS) --product scoreboardd
 	$(SWIFT) build $(SWIFT_FLAGS) --product scoreboardctl
 	@mkdir -p -m 0700 "$(DEMO_DIR)"
-	@echo "Scores kept in $(DEMO_DIR)/state. In a browser: the console http://127.0.0.1:8080/,"
+	@echo "Scores kept in $(DEMO_DIR)/state. In a browser: the console http://127.0.0.1:8080/"
+	@echo "(its pairing code is printed below the board, and shown on it for two minutes),"
 	@echo "the board http://127.0.0.1:8080/board, the overlay http://127.0.0.1:8080/overlay"
-	@echo "From another terminal (pair prints a code, which the board shows for two minutes):"
+	@echo "From another terminal (pair prints a new code, which the board shows):"
 	@echo "  SCOREBOARDD_SOCKET=$(DEMO_DIR)/control $$($(SWIFT) build --show-bin-path)/scoreboardctl status"
 	@echo "  SCOREBOARDD_SOCKET=$(DEMO_DIR)/control $$($(SWIFT) build --show-bin-path)/scoreboardctl pair"
 	"$$($(SWIFT) build --show-bin-path)/scoreboardd" --config Config/demo.conf \
-	  --state-file "$(DEMO_DIR)/state" --control-socket "$(DEMO_DIR)/control"
+	  --state-file "$(DEMO_DIR)/state" --control-socket "$(DEMO_DIR)/control" --pair
 
 lint: toolchain
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)

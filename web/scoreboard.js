@@ -109,11 +109,16 @@
   function follow(onLayout, onFrame, onConnection) {
     var layout = null;
     var state = null;
-    // The server's wall clock minus ours, from the last state's publishing instant.
+    // The server's clock minus the page's, from the last state's publishing instant. The
+    // page's is a monotonic one, so setting the phone's clock moves no running clock; the
+    // server's instants in a document are all taken at its publishing, so setting the
+    // board's clock moves none either.
     var offset = 0;
+    var pageClock = window.performance && performance.now ?
+      function () { return performance.now(); } : function () { return Date.now(); };
 
     function texts() {
-      var now = Date.now() + offset;
+      var now = pageClock() + offset;
       var result = {};
       layout.fields.forEach(function (field) {
         var entry = state.fields[field.name];
@@ -144,7 +149,7 @@
     });
     source.addEventListener('state', function (event) {
       state = JSON.parse(event.data);
-      offset = state.published_at_ms - Date.now();
+      offset = state.published_at_ms - pageClock();
       draw();
     });
     source.onopen = function () { if (onConnection) onConnection(true); };

@@ -396,7 +396,7 @@ func webReport(_ result: WebRunResult) -> String {
   }
   text +=
     "| key-to-wire p99 with \(most) pages within 1.2x of the figure without pages (through "
-    + "a pseudo-terminal, which counts the pages' work after the frame's `write`: see below) "
+    + "a pseudo-terminal: see below) "
     + "| \(microseconds(percentile(manyPages, 0.99))) µs vs "
     + "\(microseconds(percentile(noPages, 0.99))) µs: \(format(wireRatio, 2))x "
     + "| \(wireRatio <= 1.2 ? "yes" : "**no**") |\n\n"
@@ -438,10 +438,11 @@ func webReport(_ result: WebRunResult) -> String {
     "\nWhat the pseudo-terminal adds to key-to-wire with pages: its bytes reach the master "
     + "side when a kernel worker runs, which mostly waits until the writer leaves the CPU it "
     + "wrote from (sometimes it runs elsewhere sooner). The board writes a change's "
-    + "frame first and then, in the same round, does the pages' work (the documents, the "
-    + "events, libmicrohttpd writing to every page), so with pages connected this "
-    + "key-to-wire includes that work; a UART or a USB serial adapter starts sending in the "
-    + "`write` itself (Benchmarks/README.md). The same run, a child of the harness that "
+    + "frame first and holds the pages' news 1 ms (`WebLink.pageDelay`), sleeping "
+    + "meanwhile, so the pages' work (the documents, the events, libmicrohttpd writing to "
+    + "every page) does not keep that worker from the CPU; a UART or a USB serial adapter "
+    + "starts sending in the `write` itself (Benchmarks/README.md). The same run, a child "
+    + "of the harness that "
     + "writes 2 bytes to a pseudo-terminal on a trigger and then keeps its CPU busy "
     + "(µs from the trigger's `write` to the return of the `poll` on the master side):\n\n"
   if !result.pseudoTerminal.isEmpty {

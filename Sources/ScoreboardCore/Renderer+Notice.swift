@@ -25,6 +25,32 @@ extension Renderer {
     return result
   }
 
+  /// The pages of `text` over the board, each the cells by display name: one page, as
+  /// `noticeCells` lays it out, when the displays have room for the whole text; else
+  /// the text in pieces as long as all their cells, each running across them in their
+  /// order, left to right, shown in turn (a six-digit code on one 4-digit display:
+  /// `1234`, then `56  `). Every display is part of each piece's page, dark where the
+  /// piece ends.
+  public static func noticePages(_ text: String, displays: [DisplayLayout]) -> [[String:
+    [Segments]]]
+  {
+    let room = displays.reduce(0) { $0 + $1.cellCount }
+    guard room > 0, text.count > room else { return [noticeCells(text, displays: displays)] }
+    var pages: [[String: [Segments]]] = []
+    var rest = text.map { SegmentFont.segments(for: $0) ?? .blank }[...]
+    while !rest.isEmpty {
+      var page: [String: [Segments]] = [:]
+      for display in displays {
+        let cells = Array(rest.prefix(display.cellCount))
+        rest = rest.dropFirst(cells.count)
+        page[display.name] =
+          cells + Array(repeating: .blank, count: display.cellCount - cells.count)
+      }
+      pages.append(page)
+    }
+    return pages
+  }
+
   /// `frame` showing `cells` alone: lit (not blanked), with no colon, letters or
   /// indicators of the board.
   public static func showing(_ cells: [Segments], over frame: Frame) -> Frame {

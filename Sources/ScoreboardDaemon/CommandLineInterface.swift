@@ -10,6 +10,7 @@ public enum CommandLineInterface {
 
   static let usage = """
     Usage: scoreboardd [--config FILE] [--state-file FILE|none] [--control-socket PATH|none]
+                       [--pair]
            scoreboardd --check-config FILE
            scoreboardd --version | --help
 
@@ -23,6 +24,8 @@ public enum CommandLineInterface {
           --control-socket PATH
                                listen on PATH (none: no control socket) instead of
                                the configuration's control-socket
+          --pair               arm a pairing code for the web console at start, shown
+                               on the displays for two minutes and logged (notice)
           --check-config FILE  validate FILE without touching any device; exit 0 when
                                it is valid, 78 with its errors otherwise (the first
                                100, then how many more), or when it has [mqtt] and
@@ -37,7 +40,7 @@ public enum CommandLineInterface {
 
   /// What the command line asks for.
   enum Request: Equatable {
-    case run(configuration: String, overrides: ServiceOverrides)
+    case run(configuration: String, overrides: ServiceOverrides, pair: Bool = false)
     case check(configuration: String)
     case version
     case help
@@ -48,6 +51,7 @@ public enum CommandLineInterface {
     var configuration: String?
     var check: String?
     var overrides = ServiceOverrides()
+    var pair = false
     var request: Request?
     var remaining = arguments[...]
     func value(of option: String) throws(DaemonError) -> String {
@@ -74,6 +78,8 @@ public enum CommandLineInterface {
       case "--control-socket":
         let path = inlineValue != nil ? inlineValue! : try value(of: option)
         overrides.controlSocket = .some(path == "none" ? nil : path)
+      case "--pair" where inlineValue == nil:
+        pair = true
       case "-V", "--version":
         request = .version
       case "-h", "--help":
@@ -86,14 +92,17 @@ public enum CommandLineInterface {
       return request
     }
     if let check {
-      guard configuration == nil, overrides == ServiceOverrides() else {
+      guard configuration == nil, overrides == ServiceOverrides(), !pair else {
         throw DaemonError(
-          "--check-config cannot be combined with --config, --state-file or --control-socket",
+          "--check-config cannot be combined with --config, --state-file, --control-socket "
+            + "or --pair",
           exitCode: .usage)
       }
       return .check(configuration: check)
     }
-    return .run(configuration: configuration ?? ConfigurationFile.defaultPath, overrides: overrides)
+    return .run(
+      configuration: configuration ?? ConfigurationFile.defaultPath, overrides: overrides,
+      pair: pair)
   }
 
   /// Carries out the command line and returns the exit code.
@@ -154,7 +163,7 @@ public enum CommandLineInterface {
         write(error.message + "\n", to: errorOutput)
         return error.exitCode
       }
-    case .run(let path, let overrides):
+    case .run(let path, let overrides, let pair):
       let logger = Logger(output: errorOutput, programName: "scoreboardd")
       do {
         let configuration = try ConfigurationFile.load(path, overrides: overrides)
@@ -162,7 +171,7 @@ public enum CommandLineInterface {
         let daemon = try Daemon(
           configuration: configuration, overrides: overrides, gpio: LibgpiodBackend(),
           logger: logger)
-        try daemon.run()
+        try daemon.run(armingPairing: pair)
         return .success
       } catch {
         for line in error.message.split(separator: "\n") {

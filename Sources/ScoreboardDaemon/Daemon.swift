@@ -128,9 +128,15 @@ public final class Daemon {
 
   /// Runs until SIGINT or SIGTERM, or until the terminal of the demo hangs up; then
   /// saves the scores, shows the final frames and closes every device.
-  public func run() throws(DaemonError) {
+  ///
+  /// - Parameter armingPairing: Arms a pairing code for every field once started, and
+  ///   logs it (`--pair`).
+  public func run(armingPairing: Bool = false) throws(DaemonError) {
     defer { closeDevices() }
     try start()
+    if armingPairing, let code = armPairing(fields: nil, by: "the command line", at: clock.now()) {
+      logger.notice("web: the pairing code is \(code)")
+    }
     while !stopRequested {
       try runRound()
     }
@@ -178,6 +184,9 @@ public final class Daemon {
       carryOut(.deadline)
     }
     devices.serviceDue(at: now)
+    if devices.noticeTurned(at: now) {
+      devices.show(logic.board, at: now)
+    }
     let health = store.health
     store.retryIfDue(at: now)
     noteStateFile(was: health)

@@ -122,15 +122,39 @@ final class Devices {
   /// away: nil shows the values (`keep` does too).
   var staleDisplay: MQTTSettings.StaleDisplay?
 
-  /// A text the displays show over the board (the web console's pairing code), by
-  /// display name; empty for none.
-  private var noticeCells: [String: [Segments]] = [:]
+  /// A text the displays show over the board (the web console's pairing code): its
+  /// pages (`Renderer.noticePages`), shown in turn from `since`; nil for none.
+  private var notice: (pages: [[String: [Segments]]], since: Instant)?
+  /// How long each page of a notice too long for the displays shows.
+  static let noticePageTime = Duration.milliseconds(1500)
 
-  /// Shows `text` over the board (`Renderer.noticeCells`) from the next `show`; nil
-  /// shows the board again.
+  /// Shows `text` over the board from the next `show`, in pages shown in turn when the
+  /// displays have too few cells for it; nil shows the board again.
   func showNotice(_ text: String?) {
-    noticeCells =
-      text.map { Renderer.noticeCells($0, displays: configuration.scoreboard.displays) } ?? [:]
+    notice = text.map {
+      (Renderer.noticePages($0, displays: configuration.scoreboard.displays), clock.now())
+    }
+  }
+
+  /// How many times the notice turned its page by the last `show`.
+  private var noticeTurnsShown = 0
+
+  /// How many times the notice has turned its page at `now` (0 for a notice of one
+  /// page).
+  private func noticeTurns(at now: Instant) -> Int {
+    guard let notice, notice.pages.count > 1 else { return 0 }
+    return Int(max(now - notice.since, .zero) / Self.noticePageTime)
+  }
+
+  /// Whether the notice turned to another page since the last `show`.
+  func noticeTurned(at now: Instant) -> Bool {
+    noticeTurns(at: now) != noticeTurnsShown
+  }
+
+  /// When the notice turns to its next page; nil when it has one page, or there is none.
+  private var nextNoticeTurn: Instant? {
+    guard let notice, notice.pages.count > 1 else { return nil }
+    return notice.since + Self.noticePageTime * (noticeTurnsShown + 1)
   }
 
   /// Gives each display its frame of `board` at `now`, when it differs from the last one.
@@ -138,6 +162,8 @@ final class Devices {
     // The drivers of one display (the modules of an S7S chain) come one after the other
     // and share its frame.
     var whole: (display: String, frame: Frame)?
+    noticeTurnsShown = noticeTurns(at: now)
+    let noticeCells = notice.map { $0.pages[noticeTurnsShown % $0.pages.count] } ?? [:]
     for index in outputs.indices {
       let output = outputs[index]
       if whole?.display != output.configuration.name {
@@ -229,6 +255,7 @@ final class Devices {
     for horn in horns {
       note(horn.output.deadline)
     }
+    note(nextNoticeTurn)
     for index in inputs.indices where !inputs[index].isClosed {
       let keypad = inputs[index].keypad
       let wait = keypad.waitingFor

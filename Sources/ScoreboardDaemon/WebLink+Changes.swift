@@ -144,7 +144,7 @@ extension WebLink {
       let (contentType, body) = Self.answerBody(response, json: json)
       self.server.answer(
         deferred, status: 200, contentType: contentType, body: body, headers: Self.answerHeaders)
-      self.outputQueuedAt = self.outputQueuedAt ?? self.clock.now()
+      self.answersQueuedAt = self.answersQueuedAt ?? self.clock.now()
     }
   }
 

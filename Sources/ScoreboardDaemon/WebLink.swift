@@ -20,9 +20,15 @@ final class WebLink {
   /// The open event streams.
   private var streams: Set<UInt64> = []
   private var nextKeepAlive: Instant
-  /// When bytes were first queued on streams since the server last ran: it runs at the
-  /// round's end.
-  var outputQueuedAt: Instant?
+  /// When answers were queued since the server last ran: it runs at the round's end.
+  var answersQueuedAt: Instant?
+  /// What the streams are told next: the frames (if they changed by more than running
+  /// clocks), the state (if it changed), then these events in order.
+  private var framesHeld = false
+  private var stateHeld = false
+  private var eventsHeld: [[UInt8]] = []
+  /// When the streams' news was first held back: it goes out `pageDelay` later.
+  private var heldSince: Instant?
   /// When the server's own timeout comes, as `deadline` last read it.
   private var serverDueAt: Instant?
   /// The board and the instant of the model, when a request needs them.
@@ -41,6 +47,12 @@ final class WebLink {
 
   /// How often a quiet stream gets a comment line.
   static let keepAliveInterval = Duration.seconds(15)
+  /// How long the pages' news waits after a change. The loop sleeps meanwhile, so the
+  /// displays' bytes leave first (a pseudo-terminal's, or a USB serial adapter's, are
+  /// sent by a kernel worker that mostly runs once the writer leaves the CPU), and the
+  /// changes of that time reach the pages as one: the frames and the state as they are
+  /// then, the events in order.
+  static let pageDelay = Duration.milliseconds(1)
   /// The files of the pages folder, and the paths they are served at.
   static let pageFiles: [(path: String, file: String)] = [
     ("/", "console.html"), ("/console.js", "console.js"),
@@ -136,6 +148,9 @@ final class WebLink {
     return pages
   }
 
+  /// Whether an event stream is open.
+  var hasStreams: Bool { !streams.isEmpty }
+
   /// The descriptor the loop watches.
   var descriptor: FileDescriptor { FileDescriptor(rawValue: server.descriptor) }
 
@@ -147,17 +162,18 @@ final class WebLink {
   /// server runs at the round's end.
   func endStreamsLeft(at now: Instant) {
     if server.endStreamsLeft() > 0 {
-      outputQueuedAt = outputQueuedAt ?? now
+      answersQueuedAt = answersQueuedAt ?? now
     }
   }
 
   /// The port the server listens on.
   var port: Int { server.port }
 
-  /// When the server or the streams' keep-alive is next due: now, when streams have
-  /// bytes queued.
+  /// When the server, the streams' held news or their keep-alive is next due: now, when
+  /// answers are queued.
   var deadline: Instant? {
-    if let outputQueuedAt { return outputQueuedAt }
+    if let answersQueuedAt { return answersQueuedAt }
+    if let heldSince { return heldSince + Self.pageDelay }
     var serverDue = server.timeoutMilliseconds.map { clock.now() + .milliseconds($0) }
     if let expires = access.pairing.expires {
       serverDue = serverDue.map { min($0, expires) } ?? expires
@@ -167,20 +183,24 @@ final class WebLink {
     return serverDue.map { min($0, nextKeepAlive) } ?? nextKeepAlive
   }
 
-  /// Whether the server is due at `now` without an event: bytes queued on streams, its
-  /// own timeout (as `deadline` last read it), a keep-alive.
+  /// Whether the server is due at `now` without an event: answers queued, the streams'
+  /// held news, its own timeout (as `deadline` last read it), a keep-alive.
   func isDue(at now: Instant) -> Bool {
-    outputQueuedAt != nil || serverDueAt.map { $0 <= now } == true
-      || (!streams.isEmpty && now >= nextKeepAlive)
+    answersQueuedAt != nil || heldSince.map { $0 + Self.pageDelay <= now } == true
+      || serverDueAt.map { $0 <= now } == true || (!streams.isEmpty && now >= nextKeepAlive)
   }
 
-  /// Serves what is ready, and keeps quiet streams open.
+  /// Serves what is ready, tells the streams the news held `pageDelay`, and keeps quiet
+  /// streams open.
   func serve(at now: Instant) {
+    if let heldSince, heldSince + Self.pageDelay <= now {
+      sendHeld()
+    }
     if now >= nextKeepAlive {
       nextKeepAlive = now + Self.keepAliveInterval
       send(BoardFeed.keepAlive)
     }
-    outputQueuedAt = nil
+    answersQueuedAt = nil
     serverDueAt = nil
     if access.pairing.armed != nil, access.pairing.code(at: now) == nil {
       access.disarm()
@@ -230,14 +250,13 @@ final class WebLink {
     if recentChanges.count > Self.recentChangeLimit {
       recentChanges.removeFirst(recentChanges.count - Self.recentChangeLimit)
     }
-    guard !streams.isEmpty else { return }
-    send(BoardFeed.event("change", data: change))
+    hold(BoardFeed.event("change", data: change))
   }
 
   /// What the streams were last told of the frames (nil: nothing yet).
   private var lastFrames: BoardFeed.SteadyFrames?
 
-  /// Tells every stream the displays' frames of `board` at `now` when they changed by
+  /// Tells every stream, `pageDelay` later, the displays' frames when they changed by
   /// more than a running clock's time (the pages run clocks themselves): after every
   /// step, as the displays are shown.
   func showFrames(_ board: Scoreboard, at now: Instant) {
@@ -245,23 +264,25 @@ final class WebLink {
       lastFrames = nil
       return
     }
-    let (json, steady) = BoardFeed.frames(of: board, at: now)
+    let steady = BoardFeed.steadyFrames(of: board, at: now)
     guard steady != lastFrames else { return }
     lastFrames = steady
-    send(BoardFeed.event("frames", data: json))
+    framesHeld = true
+    heldSince = heldSince ?? now
   }
 
-  /// Tells every stream the board's new state.
+  /// Tells every stream the board's new state, `pageDelay` later.
   func publish(_ board: Scoreboard, at now: Instant) {
     guard !streams.isEmpty else { return }
-    send(BoardFeed.event("state", data: document(of: board, at: now)))
+    stateHeld = true
+    heldSince = heldSince ?? now
   }
 
-  /// Tells every stream an event line as `watch` clients get it (`value home 12`).
+  /// Tells every stream an event line as `watch` clients get it (`value home 12`),
+  /// `pageDelay` later.
   func broadcast(_ line: String) {
-    guard !streams.isEmpty else { return }
     let words = line.hasPrefix("event ") ? String(line.dropFirst(6)) : line
-    send(BoardFeed.event("watch", data: words))
+    hold(BoardFeed.event("watch", data: words))
   }
 
   /// Closes every connection and the listening socket.
@@ -270,10 +291,32 @@ final class WebLink {
     server.stop()
   }
 
-  private func send(_ bytes: [UInt8]) {
-    if outputQueuedAt == nil {
-      outputQueuedAt = clock.now()
+  /// Holds an event for every stream until the held news goes out.
+  private func hold(_ event: @autoclosure () -> [UInt8]) {
+    guard !streams.isEmpty else { return }
+    eventsHeld.append(event())
+    heldSince = heldSince ?? clock.now()
+  }
+
+  /// Sends the held news: the frames and the state of the board now, then the events.
+  private func sendHeld() {
+    let (board, now) = board()
+    if framesHeld {
+      send(BoardFeed.event("frames", data: BoardFeed.frames(of: board, at: now).json))
     }
+    if stateHeld {
+      send(BoardFeed.event("state", data: document(of: board, at: now)))
+    }
+    for event in eventsHeld {
+      send(event)
+    }
+    framesHeld = false
+    stateHeld = false
+    eventsHeld.removeAll(keepingCapacity: true)
+    heldSince = nil
+  }
+
+  private func send(_ bytes: [UInt8]) {
     for stream in streams where !server.send(bytes, to: stream) {
       streams.remove(stream)
       logger.info("web: an event stream's client did not read; dropped")

@@ -100,15 +100,7 @@ public enum BoardFeed {
             ("indicators", JSONText.array(frame.indicators.map { $0 ? "true" : "false" })),
           ])
         ))
-      var still = frame
-      for (index, field) in board.spec.fields.enumerated()
-      where field.display == display.name && board.clocks[index]?.isRunning == true {
-        for cell in field.cells where still.cells.indices.contains(cell) {
-          still.cells[cell] = .blank
-        }
-        still.colons = still.colons?.filter { !field.cells.contains($0) }
-      }
-      steady.append(still)
+      steady.append(still(frame, of: display, on: board))
     }
     let sounding = board.spec.horns.indices.map { board.hornIsSounding($0, at: now) }
     let horns = zip(board.spec.horns, sounding).map { (key: $0.name, json: $1 ? "true" : "false") }
@@ -116,6 +108,32 @@ public enum BoardFeed {
       JSONText.object([("displays", JSONText.object(displays)), ("horns", JSONText.object(horns))]),
       SteadyFrames(frames: steady, horns: sounding)
     )
+  }
+
+  /// `frames(of:at:)`'s `steady` alone, without the document.
+  public static func steadyFrames(of board: Scoreboard, at now: Instant) -> SteadyFrames {
+    SteadyFrames(
+      frames: board.spec.displays.map { display in
+        still(
+          Renderer.frame(of: board, display: display, at: now, withTexts: false), of: display,
+          on: board)
+      },
+      horns: board.spec.horns.indices.map { board.hornIsSounding($0, at: now) })
+  }
+
+  /// `frame` of `display` without the cells and colons of the clocks that run.
+  private static func still(_ frame: Frame, of display: DisplayLayout, on board: Scoreboard)
+    -> Frame
+  {
+    var still = frame
+    for (index, field) in board.spec.fields.enumerated()
+    where field.display == display.name && board.clocks[index]?.isRunning == true {
+      for cell in field.cells where still.cells.indices.contains(cell) {
+        still.cells[cell] = .blank
+      }
+      still.colons = still.colons?.filter { !field.cells.contains($0) }
+    }
+    return still
   }
 
   /// What the pages cannot work out by themselves from the frames they have: the frames

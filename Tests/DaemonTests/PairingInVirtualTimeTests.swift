@@ -45,11 +45,20 @@ struct PairingInVirtualTimeTests {
     let answer = try #require(try harness.request("pair", from: control))
     #expect(answer.hasSuffix(" for 120 s, every field"), "\(answer)")
     let code = String(answer.dropFirst(3).prefix(6))
+    let armed = harness.clock.now()
     try harness.advance(by: Self.wireTime)
-    // Four cells, no display with room for six digits: the first four show.
-    #expect(harness.shows == String(code.prefix(4)))
-    try harness.advance(by: .milliseconds(119_900) - Self.wireTime)
-    #expect(harness.shows == String(code.prefix(4)))
+    // Four cells, no display with room for six digits: the first four and the last two
+    // in turn, 1.5 s each.
+    let first = String(code.prefix(4))
+    let second = code.suffix(2) + "  "
+    #expect(harness.shows == first)
+    try harness.advance(to: armed + .milliseconds(1_500) + Self.wireTime)
+    #expect(harness.shows == second)
+    try harness.advance(to: armed + .milliseconds(3_000) + Self.wireTime)
+    #expect(harness.shows == first)
+    // The last turn before the code expires: 79 × 1.5 s is 118.5 s, the second piece.
+    try harness.advance(to: armed + .milliseconds(119_900))
+    #expect(harness.shows == second)
     try harness.advance(by: .milliseconds(100) + Self.wireTime)
     #expect(harness.shows == board)
     #expect(harness.log.lines.contains { $0.contains("web: the pairing code expired") })

@@ -121,7 +121,8 @@ struct WebHostileTests {
 
   @Test func malformedRequestsChangeNothingAndTheServerServesOn() throws {
     let folder = try TemporaryFolder()
-    let (daemon, port) = try WebTests.start(folder: folder)
+    let probe = try KeypadProbe(in: folder)
+    let (daemon, port) = try WebTests.start(folder: folder, extra: probe.configuration)
     let control = try ControlClient(path: folder.path(of: "control"))
     #expect(control.request("set home 5") == "ok home 5")
     // A paired device's cookie on every request: what a smuggled or misread request
@@ -136,6 +137,7 @@ struct WebHostileTests {
       let lineEnd = (bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count - 1) + 1
       let paired = what.hasPrefix("a Cookie") ? [] : cookie
       client.send(bytes: Array(bytes[..<lineEnd]) + paired + Array(bytes[lineEnd...]))
+      #expect(probe.press(daemon), "a key while the server has \(what)")
       if let answer = client.response(timeout: 5) {
         #expect(answer.status >= 400 || answer.status == 200, "\(what): \(answer.status)")
         #expect(!answer.body.hasPrefix("ok "), "\(what) changed the board: \(answer.body)")
@@ -144,6 +146,7 @@ struct WebHostileTests {
       #expect(try HTTPClient(port: port).request("/api/state")?.status == 200, "\(what)")
     }
     #expect(control.request("get away") == "ok 0")
+    probe.report("malformed requests came in")
     #expect(daemon.waitForExit(timeout: 0) == nil, "the daemon runs")
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)
@@ -151,7 +154,8 @@ struct WebHostileTests {
 
   @Test func aHundredStreamsComingAndGoingAtRandomLeaveTheBoardAlone() throws {
     let folder = try TemporaryFolder()
-    let (daemon, port) = try WebTests.start(folder: folder)
+    let probe = try KeypadProbe(in: folder)
+    let (daemon, port) = try WebTests.start(folder: folder, extra: probe.configuration)
     let control = try ControlClient(path: folder.path(of: "control"))
     var random = SeededRandom.forTest("web streams")
     var streams: [HTTPClient?] = Array(repeating: nil, count: 100)
@@ -174,6 +178,7 @@ struct WebHostileTests {
       if round % 4 == 0 {
         let value = round / 4 % 100
         #expect(control.request("set home \(value)") == "ok home \(value)", "round \(round)")
+        #expect(probe.press(daemon), "round \(round)")
       }
     }
     // Every page still connected and reading gets the last change.
@@ -185,6 +190,7 @@ struct WebHostileTests {
     streams.removeAll()
     #expect(control.request("get home") == "ok 0")
     #expect(opened > 100)
+    probe.report("100 streams came and went")
     #expect(daemon.waitForExit(timeout: 0) == nil, "the daemon runs")
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)

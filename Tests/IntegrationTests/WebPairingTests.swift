@@ -44,6 +44,34 @@ struct WebPairingTests {
     return String(token)
   }
 
+  /// `scoreboardd --pair` (as `make demo` runs it) arms a code at start and logs it.
+  @Test func theCommandLineArmsACodeAtStart() throws {
+    let folder = try TemporaryFolder()
+    let port = try MosquittoBroker.freePort()
+    let path = try folder.write(
+      "web.conf", WebTests.configuration(folder: folder, port: port))
+    let daemon = try DaemonProcess(arguments: ["--config", path, "--pair"], folder: folder)
+    let said = "web: the pairing code is "
+    // The whole line: the last piece after a newline may be cut short.
+    func line(in text: String) -> Substring? {
+      text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first {
+        $0.contains(said)
+      }
+    }
+    try #require(daemon.waitForStderr { line(in: $0) != nil }, "\(daemon.stderrText)")
+    let line = try #require(line(in: daemon.stderrText))
+    let code = String(line.suffix(6))
+    #expect(line.hasSuffix(said + code) && code.allSatisfy(\.isNumber), "\(line)")
+    #expect(
+      daemon.stderrText.contains(
+        "web: pairing armed for every field by the command line; the code shows on the "
+          + "displays for 2 minutes"))
+    let http = try HTTPClient(port: port)
+    _ = try Self.pair(http, code: code)
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
   @Test func aPairedDeviceChangesTheBoardAndNothingElseDoes() throws {
     let folder = try TemporaryFolder()
     var (daemon, port) = try WebTests.start(folder: folder)
@@ -141,7 +169,8 @@ struct WebPairingTests {
 
   @Test func wrongCodesLockTheirAddressOutAndThirtyDisarmTheCode() throws {
     let folder = try TemporaryFolder()
-    let (daemon, port) = try WebTests.start(folder: folder)
+    let probe = try KeypadProbe(in: folder)
+    let (daemon, port) = try WebTests.start(folder: folder, extra: probe.configuration)
     let control = try ControlClient(path: folder.path(of: "control"))
     let code = try Self.armCode(control)
     let wrong = code == "000000" ? "000001" : "000000"
@@ -173,6 +202,8 @@ struct WebPairingTests {
     }
     let late = try HTTPClient(port: port, from: "127.0.0.20")
     #expect(Self.post(late, "/api/pair", "code=\(second)")?.status == 409)
+    // The code is off the displays once disarmed, and the keypad shows on them again.
+    #expect(probe.press(daemon))
     #expect(control.request("devices")?.hasPrefix("ok phone (every field") == true)
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)

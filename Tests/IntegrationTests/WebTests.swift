@@ -168,7 +168,8 @@ struct WebTests {
 
   @Test func aStreamWhoseClientDoesNotReadIsDropped() throws {
     let folder = try TemporaryFolder()
-    let (daemon, port) = try Self.start(folder: folder)
+    let probe = try KeypadProbe(in: folder)
+    let (daemon, port) = try Self.start(folder: folder, extra: probe.configuration)
     let control = try ControlClient(path: folder.path(of: "control"))
     let stalled = try HTTPClient(port: port, receiveBuffer: 4096)
     stalled.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -181,6 +182,7 @@ struct WebTests {
       #expect(control.request("set home \(changes % 100)") == "ok home \(changes % 100)")
       if changes % 100 == 0 {
         _ = daemon.waitForStderr(timeout: 0.01) { $0.contains("dropped") }
+        #expect(probe.press(daemon), "after \(changes) changes")
       }
     }
     #expect(
@@ -189,6 +191,7 @@ struct WebTests {
     let http = try HTTPClient(port: port)
     #expect(http.request("/api/state")?.status == 200)
     #expect(control.request("get home") == "ok \(changes % 100)")
+    probe.report("a stream's client did not read")
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)
   }
@@ -221,7 +224,8 @@ struct WebTests {
 
   @Test func slowClientsOfOneAddressLeaveTheBoardToEveryoneElse() throws {
     let folder = try TemporaryFolder()
-    let (daemon, port) = try Self.start(folder: folder)
+    let probe = try KeypadProbe(in: folder)
+    let (daemon, port) = try Self.start(folder: folder, extra: probe.configuration)
     let control = try ControlClient(path: folder.path(of: "control"))
     // 1,000 connections from one machine (127.0.0.2), each sending half a request and
     // then nothing (slowloris): the server takes 20 of them (connections-per-address).
@@ -238,11 +242,13 @@ struct WebTests {
       #expect(
         http.request("/api/state", timeout: 2)?.body.contains(#""home":{"shown":"\#(value)""#)
           == true)
+      #expect(probe.press(daemon))
     }
     let refused = slow.filter { $0.isClosed(within: 0.005) }.count
     #expect(refused >= 1_000 - 20, "\(refused) of the slow connections were closed at once")
     slow.removeAll()
     #expect(control.request("get home") == "ok 20")
+    probe.report("1,000 slow connections were held")
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)
   }

@@ -22,6 +22,22 @@ import Testing
     #expect(cells["c"] == nil)
   }
 
+  @Test func aTextWithRoomIsOnePage() {
+    let displays = [display("a", cells: 4), display("b", cells: 2)]
+    let pages = Renderer.noticePages("123456", displays: displays)
+    #expect(pages == [Renderer.noticeCells("123456", displays: displays)])
+  }
+
+  @Test func aTextLongerThanAllTheCellsIsShownInPieces() {
+    let pages = Renderer.noticePages("123456", displays: [display("a", cells: 4)])
+    #expect(pages.map { $0["a"].map(SegmentFont.text) } == ["1234", "56  "])
+    let across = Renderer.noticePages(
+      "123456", displays: [display("a", cells: 2), display("b", cells: 3)])
+    #expect(across.map { $0["a"].map(SegmentFont.text) } == ["12", "6 "])
+    #expect(across.map { $0["b"].map(SegmentFont.text) } == ["345", "   "])
+    #expect(Renderer.noticePages("123456", displays: [display("a", cells: 1)]).count == 6)
+  }
+
   @Test func theNoticeHidesTheBoardsColonsLettersAndIndicators() {
     let frame = Frame(
       cells: Array(repeating: .g, count: 6), brightness: 7, isBlank: true,
