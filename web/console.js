@@ -308,6 +308,9 @@
     ['undo', 'brightness-down', 'brightness-up', 'blank'].forEach(function (id) {
       $(id).hidden = !paired();
     });
+    // The next period changes the period, the clocks and the fouls: every field's device.
+    $('next-period').hidden = !paired() || !!session.fields ||
+      !layout.fields.some(function (field) { return field.counts_periods; });
   }
 
   /* Every 50 ms: the fields' texts (clocks run here) and buttons; writes what changed. */

@@ -66,7 +66,7 @@ struct ConfigurationParser {
     let knownDisplays = KnownDisplays(
       parsedDisplays.map(\.configuration), names: displaySections.map(\.name))
     let fieldParser = FieldSectionParser(displays: knownDisplays)
-    let fields = fieldSections.compactMap { name, section in
+    var fields = fieldSections.compactMap { name, section in
       read(section) { reader in fieldParser.parse(name: name, reader: &reader) }
     }
     let labelSections = sections(of: .label)
@@ -89,6 +89,8 @@ struct ConfigurationParser {
       of: parsedDisplays, fields: fields.map(\.spec), fieldNames: fieldSections.map(\.name))
 
     reportClockLinks(of: fields, fieldNames: fieldSections.map(\.name))
+    resolveTeamFoulPeriods(of: &fields, fieldNames: fieldSections.map(\.name))
+    reportPeriodLengths(of: fields)
 
     var boardChecks = TM1638BoardChecks(
       path: path, suggestions: suggestions,
@@ -197,6 +199,82 @@ struct ConfigurationParser {
         report(
           problem, line: field.followsLine, sectionTitle: field.section, key: "follows")
       }
+    }
+  }
+
+  /// Reports a second field that counts periods, and period lengths that the game clock
+  /// (the board's main clock) cannot hold, or with no game clock at all.
+  private mutating func reportPeriodLengths(of fields: [FieldSectionParser.Field]) {
+    let counting = fields.filter { $0.spec.periodLengths != nil }
+    guard let first = counting.first else { return }
+    for field in counting.dropFirst() {
+      report(
+        "only one field counts the periods, and [\(first.section)] (line "
+          + "\(first.lengthsLine)) does already", line: field.lengthsLine,
+        sectionTitle: field.section, key: "lengths")
+    }
+    let spec = ScoreboardSpec(fields: fields.map(\.spec), displays: [])
+    guard let game = spec.mainClock.map({ spec.fields[$0] }), let format = game.clockFormat
+    else {
+      report(
+        "no clock to load with them; add a game clock (a [field] with type = clock)",
+        line: first.lengthsLine, sectionTitle: first.section, key: "lengths")
+      return
+    }
+    if format.direction == .up {
+      report(
+        "the game clock [field \(game.name)] counts up, from 0:00 in every period; lengths "
+          + "are for a clock that counts down", line: first.lengthsLine,
+        sectionTitle: first.section, key: "lengths")
+    } else if let longest = first.spec.periodLengths?.max(), longest > format.length {
+      let most = ClockText.text(format.length, tenths: false, minutes: true)
+      report(
+        "expected lengths of at most the game clock's, \(most) ([field \(game.name)] "
+          + "length), found " + ClockText.text(longest, tenths: false, minutes: true),
+        line: first.lengthsLine, sectionTitle: first.section, key: "lengths")
+    }
+  }
+
+  /// Checks the period field of each team-fouls field (a number or list field other than
+  /// itself) and reads its `resets-at` as that field's values.
+  private mutating func resolveTeamFoulPeriods(
+    of fields: inout [FieldSectionParser.Field], fieldNames: [String]
+  ) {
+    let specs = Dictionary(uniqueKeysWithValues: fields.map { ($0.spec.name, $0.spec) })
+    for index in fields.indices {
+      let field = fields[index]
+      guard let name = field.spec.teamFouls?.period else { continue }
+      guard let period = specs[name] else {
+        if !fieldNames.contains(name) {
+          report(
+            suggestions.unknownNameMessage(kind: .field, name: name, known: fieldNames),
+            line: field.periodLine, sectionTitle: field.section, key: "period")
+        }
+        continue
+      }
+      guard name != field.spec.name, period.clockFormat == nil else {
+        report(
+          name == field.spec.name
+            ? "a field cannot count its own periods"
+            : "field '\(name)' is a clock; the periods are counted by a number or list field "
+              + "(such as [field quarter] with values = 1 2 3 4 OT)",
+          line: field.periodLine, sectionTitle: field.section, key: "period")
+        continue
+      }
+      guard let resetsAt = field.resetsAt else { continue }
+      var values: [Int] = []
+      for word in resetsAt.text.words() {
+        guard let value = period.value(parsing: word), value != period.valueRange.lowerBound
+        else {
+          report(
+            "expected values of '\(name)' after its first, at whose start the fouls start "
+              + "again (such as 2 3 4), found \(Listing.found(word))",
+            line: resetsAt.line, sectionTitle: field.section, key: "resets-at")
+          continue
+        }
+        values.append(value)
+      }
+      fields[index].spec.teamFouls?.resetsAt = values
     }
   }
 

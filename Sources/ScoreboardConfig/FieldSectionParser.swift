@@ -13,13 +13,20 @@ struct FieldSectionParser {
     var positionLine: Int
     /// The line of `follows`, for a clock that follows another.
     var followsLine: Int = 0
+    /// The line of `lengths`, for a field that counts periods.
+    var lengthsLine: Int = 0
+    /// The line of `period`, for team fouls that a period field sets back.
+    var periodLine: Int = 0
+    /// `resets-at` as written, and its line: the period field's values, read once the
+    /// period field is known.
+    var resetsAt: (text: String, line: Int)?
   }
 
   /// The section's keys.
   static let keys = [
     "label", "display", "position", "digits", "values", "min", "max", "placeholder", "entry",
     "commit-on-last-digit", "default", "type", "length", "count", "tenths-below", "resets",
-    "follows", "blank-when-less-game-time",
+    "follows", "blank-when-less-game-time", "bonus", "period", "resets-at", "lengths",
   ]
 
   /// The keys only clocks have.
@@ -33,7 +40,12 @@ struct FieldSectionParser {
   }
 
   /// The keys only number fields have.
-  static let numberKeys = ["min", "max", "placeholder", "entry", "commit-on-last-digit"]
+  static let numberKeys = [
+    "min", "max", "placeholder", "entry", "commit-on-last-digit", "bonus", "period", "resets-at",
+  ]
+
+  /// The keys of a number field that counts a team's fouls.
+  static let teamFoulKeys = ["bonus", "period", "resets-at"]
 
   /// What a field holds and how wide it is.
   private struct Content {
@@ -41,6 +53,36 @@ struct FieldSectionParser {
     var width: Int
     /// The value at first start and after a reset (a list field's: an index).
     var defaultValue: Int
+    var teamFouls: TeamFoulRules? = nil
+    var periodLengths: [Duration]? = nil
+  }
+
+  /// `lengths`: the game clock's length in each period, for a field that counts them;
+  /// nil when the field has none. That they fit the game clock is checked once every
+  /// field is read.
+  private func periodLengths(valueCount: Int, reader: inout SectionReader) -> [Duration]? {
+    guard
+      let text = reader.text(
+        "lengths", expected: "the game clock's length in each period, such as 10:00 5:00")
+    else { return nil }
+    var lengths: [Duration] = []
+    for word in text.words() {
+      guard let time = ClockText.parse(word), time > .zero, time <= ClockFormat.longest else {
+        reader.report(
+          "expected the game clock's length in each period, times such as 10:00 10:00 "
+            + "10:00 10:00 5:00 (the last for every period after it), found "
+            + Listing.found(word), key: "lengths")
+        return nil
+      }
+      lengths.append(time)
+    }
+    guard lengths.count <= valueCount else {
+      reader.report(
+        "expected at most \(valueCount) lengths, one for each of the field's values, found "
+          + "\(lengths.count)", key: "lengths")
+      return nil
+    }
+    return lengths
   }
 
   /// The displays fields may be on.
@@ -86,7 +128,8 @@ struct FieldSectionParser {
     guard !reader.hasErrors, let display, let position, let content else { return nil }
     let spec = FieldSpec(
       name: name, label: label, display: display, position: position - 1, width: content.width,
-      kind: content.kind, defaultValue: content.defaultValue)
+      kind: content.kind, defaultValue: content.defaultValue, teamFouls: content.teamFouls,
+      periodLengths: content.periodLengths)
     if let layout = displays.byName[display], spec.cells.upperBound > layout.cellCount {
       let cells = Listing.cells(position...(position + content.width - 1))
       reader.report(
@@ -96,7 +139,9 @@ struct FieldSectionParser {
     }
     return Field(
       spec: spec, section: reader.section.title, positionLine: reader.line(of: "position"),
-      followsLine: reader.line(of: "follows"))
+      followsLine: reader.line(of: "follows"), lengthsLine: reader.line(of: "lengths"),
+      periodLine: reader.line(of: "period"),
+      resetsAt: reader.entry("resets-at").map { ($0.value, $0.line) })
   }
 
   /// A number field's format and width, from `digits` and the number keys.
@@ -113,7 +158,41 @@ struct FieldSectionParser {
       digits: digits, minimum: minimum, maximum: maximum, placeholder: placeholder ?? .blank,
       entry: entry ?? .overwrite, commitOnLastDigit: commitOnLastDigit ?? true)
     let defaultValue = reader.integer("default", in: minimum...maximum) ?? minimum
-    return Content(kind: .number(format), width: digits, defaultValue: defaultValue)
+    return Content(
+      kind: .number(format), width: digits, defaultValue: defaultValue,
+      teamFouls: teamFouls(minimum: minimum, maximum: maximum, reader: &reader),
+      periodLengths: periodLengths(valueCount: maximum - minimum + 1, reader: &reader))
+  }
+
+  /// A team-fouls field's rules: `bonus` (increasing counts within the field's limits),
+  /// `period` (the field's name; checked once every field is read) and `resets-at`
+  /// (which needs `period`; read with the period field's values later). Nil when the
+  /// field has none of them.
+  private func teamFouls(minimum: Int, maximum: Int, reader: inout SectionReader)
+    -> TeamFoulRules?
+  {
+    guard Self.teamFoulKeys.contains(where: { reader.entry($0) != nil }) else { return nil }
+    var bonus: [Int] = []
+    if let text = reader.text("bonus", expected: "team-foul counts, such as 5, or 7 10") {
+      for word in text.words() {
+        guard let count = Int(word), count > bonus.last ?? minimum, count <= maximum
+        else {
+          reader.report(
+            "expected team-foul counts from \(minimum + 1) to \(maximum), each more than the "
+              + "one before (the bonus, then the double bonus: 7 10), found "
+              + Listing.found(word), key: "bonus")
+          return nil
+        }
+        bonus.append(count)
+      }
+    }
+    let period = reader.text("period", expected: "the name of the field that counts periods")
+    if reader.entry("resets-at") != nil, reader.entry("period") == nil {
+      reader.report(
+        "needs 'period', the field whose values it names (such as period = quarter)",
+        key: "resets-at")
+    }
+    return TeamFoulRules(bonus: bonus, period: period)
   }
 
   /// A clock's format and width: `digits` (4 for a game clock's `MM:SS`, 2 for a shot
@@ -126,6 +205,14 @@ struct FieldSectionParser {
       reader.report(
         "applies to number and list fields, not to a clock (its time starts at 'length', "
           + "or at the first of 'resets')", key: key)
+    }
+    for key in Self.teamFoulKeys where reader.entry(key) != nil {
+      reader.report("applies only to number fields that count team fouls, not to a clock", key: key)
+    }
+    if reader.entry("lengths") != nil {
+      reader.report(
+        "applies to the field that counts the periods (such as [field quarter]), not to a "
+          + "clock (its time starts at 'length')", key: "lengths")
     }
     let kind = role == .game ? "a game clock" : "a shot clock"
     let fewest = role == .game ? 4 : 2
@@ -257,6 +344,8 @@ struct FieldSectionParser {
           key: "default")
       }
     }
-    return Content(kind: .list(values), width: digits ?? widest, defaultValue: defaultValue)
+    return Content(
+      kind: .list(values), width: digits ?? widest, defaultValue: defaultValue,
+      periodLengths: periodLengths(valueCount: values.count, reader: &reader))
   }
 }

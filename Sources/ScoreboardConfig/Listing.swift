@@ -1,7 +1,7 @@
 /// Words joined for a message: `a`, `a or b`, `a, b or c`.
 enum Listing {
   /// How many items a list shows before it says how many more there are.
-  static let shownItems = 20
+  static let shownItems = 24
 
   /// `items` joined with commas and a final `conjunction`; past `shownItems` items, the
   /// first ones and how many others there are (`a, b, ... t or 5 others`), so that a

@@ -108,10 +108,14 @@ struct TM1638BoardChecks {
       )
       return nil
     }
+    if words.first?.lowercased() == "bonus", !fieldNames.contains(words[0]) {
+      return bonusIndicator(words, entry: entry, section: section)
+    }
     guard words.count == 2 else {
       return fail(
-        "expected FIELD VALUE (lit while the field's value is VALUE) or running CLOCK (lit "
-          + "while the clock runs), found \(Listing.found(entry.value))")
+        "expected FIELD VALUE (lit while the field's value is VALUE), running CLOCK (lit "
+          + "while the clock runs) or bonus FOULS [2] (lit in the bonus, or the double "
+          + "bonus), found \(Listing.found(entry.value))")
     }
     let clockNames = fieldNames.filter { fields[$0]?.clockFormat != nil }
     if words[0].lowercased() == "running", !fieldNames.contains(words[0]) {
@@ -143,6 +147,42 @@ struct TM1638BoardChecks {
       return fail("expected \(field.expectedValue) for field '\(name)', found \"\(text)\"")
     }
     return .value(field: name, equals: value)
+  }
+
+  /// `bonus FOULS` or `bonus FOULS LEVEL`: lit while a team-fouls field is in its bonus
+  /// (or its LEVELth, such as the double bonus).
+  private mutating func bonusIndicator(_ words: [String], entry: IniEntry, section: String)
+    -> Indicator?
+  {
+    func fail(_ message: String) -> Indicator? {
+      report(message, line: entry.line, section: section, key: entry.key)
+      return nil
+    }
+    let foulNames = fieldNames.filter { fields[$0]?.teamFouls?.bonus.isEmpty == false }
+    guard words.count == 2 || words.count == 3 else {
+      return fail(
+        "expected bonus FOULS, or bonus FOULS 2 for the double bonus, found "
+          + Listing.found(entry.value))
+    }
+    let name = words[1]
+    guard let field = fields[name] else {
+      guard !fieldNames.contains(name) else { return nil }  // its section has the error
+      return fail(
+        suggestions.unknownNameMessage(
+          kind: .field, name: name, known: fieldNames, context: " in \"\(entry.value)\""))
+    }
+    guard let bonus = field.teamFouls?.bonus, !bonus.isEmpty else {
+      return fail(
+        "field '\(name)' has no bonus (such as bonus = 5 in its section); fields with one: "
+          + (foulNames.isEmpty ? "none" : Listing.joined(foulNames)))
+    }
+    let level = words.count == 3 ? Int(words[2]) : 1
+    guard let level, (1...bonus.count).contains(level) else {
+      return fail(
+        "expected a bonus level from 1 to \(bonus.count) (bonus = "
+          + "\(bonus.map(String.init).joined(separator: " "))), found \"\(words[2])\"")
+    }
+    return .bonus(field: name, level: level)
   }
 
   private mutating func report(_ message: String, line: Int, section: String, key: String) {

@@ -61,6 +61,10 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
   /// Arm the pairing of a phone or tablet with the board's web console: the daemon
   /// shows a one-time code on the displays (the board itself changes nothing).
   case pair
+  /// The next period: the period field moves on, the game clock is loaded with the
+  /// period's length (stopped), the clocks that follow it are reset, and what the rules
+  /// set back at a period's start is set back; one `undo` takes it all back.
+  case nextPeriod
 
   /// The kind of an action, named by its first word (`add` for `add home +1`; `up` and
   /// `down` are `add`).
@@ -72,6 +76,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case resetClock = "reset-clock"
     case horn
     case pair
+    case nextPeriod = "next-period"
   }
 
   /// This action's kind.
@@ -97,6 +102,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case .resetClock: .resetClock
     case .horn: .horn
     case .pair: .pair
+    case .nextPeriod: .nextPeriod
     }
   }
 
@@ -130,6 +136,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
       Self.words("reset-clock", clock, time.map { ClockText.exact($0, minutes: true) })
     case .horn(let name): Self.words("horn", name)
     case .pair: "pair"
+    case .nextPeriod: "next-period"
     }
   }
 
@@ -143,7 +150,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     "add [FIELD] +N|-N", "up", "down", "set FIELD VALUE", "undo", "reset",
     "brightness up|down|+N|-N|0-15", "blank [on|off]", "start [CLOCK]", "stop [CLOCK]",
     "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",
-    "horn [HORN]", "pair",
+    "horn [HORN]", "pair", "next-period",
   ]
 
   private static func signed(_ value: Int) -> String {
@@ -195,6 +202,7 @@ extension Action {
     case "undo": self = try noArguments(.undo)
     case "reset": self = try noArguments(.reset)
     case "pair": self = try noArguments(.pair)
+    case "next-period": self = try noArguments(.nextPeriod)
     case "select":
       guard arguments.count == 1 else {
         throw ActionSyntaxError(description: "'select' takes a field name, as in 'select home'")

@@ -15,6 +15,8 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
   case press(key: Key, keypad: String?)
   /// Revert the last committed change (or cancel an open edit).
   case undo
+  /// The next period (`Action.nextPeriod`).
+  case nextPeriod
   /// Reset every field to its default at once: unlike a keypad's reset key, one request
   /// is enough.
   case reset
@@ -49,7 +51,8 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
   /// The commands with their arguments, as `help` lists them.
   public static let syntax = [
     "status", "get FIELD", "set FIELD VALUE", "add FIELD +N|-N", "press KEY [KEYPAD]", "undo",
-    "reset", "brightness 0-15|up|down|+N|-N", "blank on|off", "start [CLOCK]", "stop [CLOCK]",
+    "next-period", "reset", "brightness 0-15|up|down|+N|-N", "blank on|off", "start [CLOCK]",
+    "stop [CLOCK]",
     "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",
     "horn [HORN]", "horn-hold [HORN]", "horn-release [HORN]", "pair [FIELD...]", "pair off",
     "devices", "unpair NAME|all", "watch", "help",
@@ -69,6 +72,7 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     case .press(let key, let keypad?): "press \(key) \(keypad)"
     case .press(let key, nil): "press \(key)"
     case .undo: "undo"
+    case .nextPeriod: "next-period"
     case .reset: "reset"
     case .brightness(.by(1)): "brightness up"
     case .brightness(.by(-1)): "brightness down"
@@ -117,6 +121,7 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     switch command {
     case "status": self = try noArguments(.status)
     case "undo": self = try noArguments(.undo)
+    case "next-period": self = try noArguments(.nextPeriod)
     case "reset": self = try noArguments(.reset)
     case "watch": self = try noArguments(.watch)
     case "help": self = try noArguments(.help)

@@ -24,10 +24,17 @@ public struct FieldSpec: Hashable, Sendable {
   public var kind: Kind
   /// The value at first start and after a reset: a number, or an index into the list.
   public var defaultValue: Int
+  /// A number field that counts a team's fouls: its bonus and when it starts again;
+  /// nil for other fields.
+  public var teamFouls: TeamFoulRules?
+  /// A field that counts the periods: the game clock's length in each, by the field's
+  /// values in order (a list's, or the numbers from its minimum), the last for every
+  /// period after it. `next-period` moves such a field on. Nil for other fields.
+  public var periodLengths: [Duration]?
 
   public init(
     name: String, label: String, display: String, position: Int, width: Int, kind: Kind,
-    defaultValue: Int
+    defaultValue: Int, teamFouls: TeamFoulRules? = nil, periodLengths: [Duration]? = nil
   ) {
     self.name = name
     self.label = label
@@ -36,6 +43,14 @@ public struct FieldSpec: Hashable, Sendable {
     self.width = width
     self.kind = kind
     self.defaultValue = defaultValue
+    self.teamFouls = teamFouls
+    self.periodLengths = periodLengths
+  }
+
+  /// The game clock's length in the period `value` of a field that counts periods.
+  public func periodLength(of value: Int) -> Duration? {
+    guard let lengths = periodLengths, !lengths.isEmpty else { return nil }
+    return lengths[min(max(value - valueRange.lowerBound, 0), lengths.count - 1)]
   }
 
   /// The cells of this field on its display.

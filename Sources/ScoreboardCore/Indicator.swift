@@ -6,4 +6,7 @@ public enum Indicator: Hashable, Sendable {
   case value(field: String, equals: Int)
   /// Lit while clock `clock` runs.
   case running(clock: String)
+  /// Lit while the team fouls of field `field` reach its `level`th bonus threshold (1:
+  /// the bonus, 2: the double bonus).
+  case bonus(field: String, level: Int)
 }

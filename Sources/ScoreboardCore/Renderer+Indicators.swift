@@ -10,6 +10,8 @@ extension Renderer {
       switch indicator {
       case .value(let name, let value)?: index(of: name).map { board.values[$0] == value } ?? false
       case .running(let name)?: index(of: name).flatMap { board.clocks[$0]?.isRunning } ?? false
+      case .bonus(let name, let level)?:
+        index(of: name).map { board.bonusLevel(of: $0) >= level } ?? false
       case nil: false
       }
     }

@@ -253,6 +253,8 @@ public struct Scoreboard: Sendable {
     case .pair:
       // The daemon arms the pairing; the board itself does not change.
       break
+    case .nextPeriod:
+      try nextPeriod(at: now, events: &events)
     }
     return events
   }
@@ -493,14 +495,18 @@ public struct Scoreboard: Sendable {
   }
 
   /// Applies new values as one undoable change, reporting each field that changed.
+  /// The rules of the game follow in the same change (team fouls set back when their
+  /// period advances), so that one `undo` takes back both.
   private mutating func change<Updates: Sequence<(field: Int, value: Int)>>(
     _ updates: Updates, events: inout [ScoreboardEvent]
   ) {
-    remember(assign(updates, events: &events))
+    var changes = assign(updates, events: &events)
+    changes += assign(followingRules(changes), events: &events)
+    remember(changes)
   }
 
   /// Applies new values, reporting each field that changed; returns the changes.
-  private mutating func assign<Updates: Sequence<(field: Int, value: Int)>>(
+  mutating func assign<Updates: Sequence<(field: Int, value: Int)>>(
     _ updates: Updates, events: inout [ScoreboardEvent]
   ) -> [Change] {
     var changes: [Change] = []
@@ -617,6 +623,10 @@ public enum ScoreboardError: Error, Hashable, Sendable, CustomStringConvertible 
   case clockRunning(String)
   /// The clock is at its end and cannot start.
   case clockAtEnd(String)
+  /// `next-period` on a board where no field counts the periods.
+  case noPeriods
+  /// `next-period` at the period field's last value.
+  case lastPeriod(field: String, value: String)
 
   public var description: String {
     switch self {
@@ -636,6 +646,11 @@ public enum ScoreboardError: Error, Hashable, Sendable, CustomStringConvertible 
       "clock \(name) is running; stop it first"
     case .clockAtEnd(let name):
       "clock \(name) has run out; set or reset it first"
+    case .noPeriods:
+      "no field counts the periods (give the period field the game clock's lengths, such "
+        + "as lengths = 10:00 10:00 10:00 10:00 5:00)"
+    case .lastPeriod(let field, let value):
+      "\(field) is at its last period, \(value)"
     }
   }
 }

@@ -65,6 +65,12 @@ public struct ScoreboardSpec: Hashable, Sendable {
     } ?? fields.indices.first { fields[$0].clockFormat != nil }
   }
 
+  /// The field that counts the periods (the first with period lengths), which
+  /// `next-period` moves on.
+  public var periodField: Int? {
+    fields.indices.first { fields[$0].periodLengths != nil }
+  }
+
   /// The fields shown on the display named `display`, left to right.
   public func fields(on display: String) -> [FieldSpec] {
     fields.filter { $0.display == display }.sorted { $0.position < $1.position }

@@ -289,6 +289,11 @@ public struct DaemonLogic {
       return carryOut(action) { _ in "\(action)" }
     case .undo:
       return carryOut(.undo) { _ in "" }
+    case .nextPeriod:
+      return carryOut(.nextPeriod) { board in
+        guard let index = board.spec.periodField else { return "" }
+        return "\(board.spec.fields[index].name) \(board.valueText(of: index, at: time))"
+      }
     case .reset:
       let events = board.resetAll(at: time)
       record(events, source: client, into: &reaction)

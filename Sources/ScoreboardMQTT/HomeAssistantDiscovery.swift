@@ -287,6 +287,9 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
       }
     }
     button("undo", name: "undo", press: ControlRequest.undo.description)
+    if spec.periodField != nil {
+      button("next_period", name: "next period", press: ControlRequest.nextPeriod.description)
+    }
     for horn in spec.horns {
       let request = ControlRequest.horn(horn.name).description
       button("horn_" + horn.name, name: request, press: request)

@@ -5,6 +5,7 @@ import ScoreboardCore
 ///
 ///     {"fields":{
 ///        "home":{"shown":"12","value":12},
+///        "home-fouls":{"shown":"5","value":5,"bonus":1},
 ///        "period":{"shown":"OT","value":"OT"},
 ///        "game":{"shown":"9:59","clock":{"time_ms":598200,"running":true,
 ///          "started_at_ms":1764662398000,"time_at_start_ms":600000,"counts":"down",
@@ -12,7 +13,8 @@ import ScoreboardCore
 ///      "brightness":8,"blank":false,"published_at_ms":1764662400123}
 ///
 /// Fields are in the configuration's order, with their committed values (never an entry
-/// being typed). `shown` is the text the field's digits show. A clock's start is given on
+/// being typed). `shown` is the text the field's digits show; a team-fouls field with a
+/// bonus has its `bonus` level (0: none, 1: the bonus, 2: the double bonus). A clock's start is given on
 /// the wall clock (milliseconds since 1970), so a subscriber can run the clock itself:
 /// its time is `time_at_start_ms` minus (counting down) or plus (counting up) the time
 /// since `started_at_ms`, stopping at `end_ms`.
@@ -33,6 +35,9 @@ public enum StateDocument {
           ("shown", JSONText.string(field.text(of: board.values[index]))),
           ("value", String(board.values[index])),
         ]
+        if field.teamFouls?.bonus.isEmpty == false {
+          members.append(("bonus", String(board.bonusLevel(of: index))))
+        }
       case .list:
         let text = field.text(of: board.values[index])
         members = [("shown", JSONText.string(text)), ("value", JSONText.string(text))]

@@ -8,7 +8,9 @@ public enum BoardFeed {
   /// `{"name":...,"fields":[{"name":"home","label":"HOME","digits":2,"kind":"number",
   /// "min":0,"max":99,"entry":"overwrite",...}, {"name":"game","kind":"clock",
   /// "minutes":true,"tenths_below_ms":60000,...}, ...],"horns":[{"name":"main"}],
-  /// "brightness_levels":16}`: what the pages need to draw and to edit each field.
+  /// "brightness_levels":16}`: what the pages need to draw and to edit each field. The
+  /// field that counts the periods has `"counts_periods":true`, a team-fouls field its
+  /// `"bonus"` thresholds.
   public static func layout(of spec: ScoreboardSpec, name: String) -> String {
     let fields = spec.fields.map { field -> String in
       var members: [(key: String, json: String)] = [
@@ -42,6 +44,12 @@ public enum BoardFeed {
           ("follows", format.follows.map(JSONText.string) ?? "null"),
         ]
       }
+      if field.periodLengths != nil {
+        members.append(("counts_periods", "true"))
+      }
+      if let bonus = field.teamFouls?.bonus, !bonus.isEmpty {
+        members.append(("bonus", JSONText.array(bonus.map(String.init))))
+      }
       return JSONText.object(members)
     }
     let horns = spec.horns.map { JSONText.object([("name", JSONText.string($0.name))]) }
@@ -64,13 +72,16 @@ public enum BoardFeed {
     ])
   }
 
-  /// An indicator in words: `home 1`, `game running`.
+  /// An indicator in words: `home 1`, `game running`, `home-fouls bonus`,
+  /// `home-fouls bonus 2`.
   private static func describe(_ indicator: Indicator, spec: ScoreboardSpec) -> String {
     switch indicator {
     case .value(let field, let value):
       "\(field) \(spec.field(named: field)?.text(of: value) ?? String(value))"
     case .running(let clock):
       "\(clock) running"
+    case .bonus(let field, let level):
+      "\(field) bonus" + (level == 1 ? "" : " \(level)")
     }
   }
 

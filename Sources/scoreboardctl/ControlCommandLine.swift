@@ -28,6 +28,8 @@ enum ControlCommandLine {
       press KEY [KEYPAD]       press a key (KEY_KPENTER, shift+KEY_TAB) through the keymap
                                of KEYPAD, by default the first keypad
       undo                     revert the last change, or cancel the entry being typed
+      next-period              the next period: the quarter moves on, the game clock is
+                               loaded with its length, the shot clock reset
       reset                    reset every field to its default, at once
       brightness 0-15|up|down  set or step the brightness (+N and -N step by N)
       blank on|off             blank or unblank the displays

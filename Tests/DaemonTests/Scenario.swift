@@ -41,6 +41,8 @@ struct Scenario {
     case expectValue(String, text: String)
     /// A key or a request was refused since the last time this was checked.
     case expectRefused
+    /// A display's indicator lights: `1` lit, `0` dark, one per light.
+    case expectLights(String, pattern: String)
   }
 
   /// Where the scenarios and their shared configurations are.
@@ -78,7 +80,13 @@ struct Scenario {
       let words = line.trimmed().split(separator: " ", maxSplits: 1)
       if words.first == "use", words.count == 2 {
         let used = words[1].trimmed()
-        guard let included = readTextFile(Self.folder + "/configurations/" + used) else {
+        // `use example NAME.conf`: a shipped example, as users copy it.
+        let path =
+          used.hasPrefix("example ")
+          ? Self.folder + "/../../Config/examples/"
+            + String(used.dropFirst("example ".count)).trimmed()
+          : Self.folder + "/configurations/" + used
+        guard let included = readTextFile(path) else {
           throw ScenarioError("\(file):\(index + 1): no configuration '\(used)'")
         }
         configuration += included + "\n"
@@ -192,11 +200,16 @@ struct Scenario {
       return .expectValue(field, text: value)
     case "refused" where rest.isEmpty:
       return .expectRefused
+    case "lights":
+      let (display, pattern) = rest.splitOnce()
+      guard !display.isEmpty, !pattern.isEmpty, pattern.allSatisfy({ $0 == "0" || $0 == "1" })
+      else { throw ScenarioError("expected 'expect lights DISPLAY 1000...' (1 lit, 0 dark)") }
+      return .expectLights(display, pattern: pattern)
     default:
       guard !what.isEmpty, rest.count >= 2, rest.hasPrefix("\""), rest.hasSuffix("\"") else {
         throw ScenarioError(
           "expected 'expect DISPLAY \"TEXT\"', or expect event, no event, answer, horn, "
-            + "value or refused")
+            + "value, refused or lights")
       }
       return .expectDisplay(what, text: String(rest.dropFirst().dropLast()))
     }

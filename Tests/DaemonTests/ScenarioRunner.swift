@@ -115,6 +115,13 @@ struct ScenarioRunner {
     case .expectRefused:
       if refusals == 0 { return "nothing was refused" }
       refusals = 0
+    case .expectLights(let name, let pattern):
+      guard let layout = logic.board.spec.displays.first(where: { $0.name == name }) else {
+        return "no display named '\(name)'"
+      }
+      let lit = Renderer.frame(of: logic.board, display: layout, at: time).indicators
+      let shown = String(lit.map { $0 ? "1" : "0" })
+      if shown != pattern { return "\(name)'s lights are \(shown), expected \(pattern)" }
     }
     return nil
   }

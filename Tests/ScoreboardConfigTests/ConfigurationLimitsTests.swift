@@ -28,11 +28,11 @@ import Testing
   }
 
   @Test func aLongListOfNamesShowsTheFirstAndHowManyOthers() {
-    let keymaps = (1...25).map { "[keymap k\($0)]\n" }.joined()
+    let keymaps = (1...30).map { "[keymap k\($0)]\n" }.joined()
     let text = Self.base + keymaps + "[keypad pad]\ndriver = terminal\nkeymap = nope\n"
     let expected =
       "unknown keymap 'nope'; expected "
-      + (1...20).map { "'k\($0)'" }.joined(separator: ", ") + " or 5 others"
+      + (1...24).map { "'k\($0)'" }.joined(separator: ", ") + " or 6 others"
     #expect(Self.problems(in: text).map(\.message) == [expected])
   }
 

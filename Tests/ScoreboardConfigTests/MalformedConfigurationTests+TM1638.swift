@@ -70,6 +70,18 @@ extension MalformedConfigurationTests {
       "demo.conf:7: [display board] led-2: expected one of the values H or A for field 'possession', found \"B\""
     ),
     board(
+      "a bonus LED of a field without a bonus", "led-1 = bonus home\n",
+      "demo.conf:7: [display board] led-1: field 'home' has no bonus (such as bonus = 5 in its section); fields with one: none"
+    ),
+    board(
+      "a bonus LED of a field that does not exist", "led-1 = bonus hoem\n",
+      "demo.conf:7: [display board] led-1: unknown field 'hoem' in \"bonus hoem\"; did you mean 'home'?"
+    ),
+    board(
+      "an LED of nonsense words", "led-1 = home 1 2\n",
+      "demo.conf:7: [display board] led-1: expected FIELD VALUE (lit while the field's value is VALUE), running CLOCK (lit while the clock runs) or bonus FOULS [2] (lit in the bonus, or the double bonus), found \"home 1 2\""
+    ),
+    board(
       "an LED on a number out of range", "led-3 = home 100\n",
       "demo.conf:7: [display board] led-3: expected a whole number from 0 to 99 for field 'home', found \"100\""
     ),
@@ -87,7 +99,7 @@ extension MalformedConfigurationTests {
     ),
     board(
       "an LED of one word", "led-7 = home\n",
-      "demo.conf:7: [display board] led-7: expected FIELD VALUE (lit while the field's value is VALUE) or running CLOCK (lit while the clock runs), found \"home\""
+      "demo.conf:7: [display board] led-7: expected FIELD VALUE (lit while the field's value is VALUE), running CLOCK (lit while the clock runs) or bonus FOULS [2] (lit in the bonus, or the double bonus), found \"home\""
     ),
     board(
       "an LED the board does not have", "led-9 = home 1\n",

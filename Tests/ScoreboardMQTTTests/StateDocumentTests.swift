@@ -49,6 +49,24 @@ import Testing
     #expect(document["fields"]?["home"]?["shown"]?.stringValue == "12")
   }
 
+  @Test func teamFoulsCarryTheirBonusLevel() throws {
+    let fouls = FieldSpec(
+      name: "fouls", label: "FOULS", display: "main", position: 0, width: 2,
+      kind: .number(NumberFormat(digits: 2)), defaultValue: 0,
+      teamFouls: TeamFoulRules(bonus: [7, 10]))
+    var board = Scoreboard(
+      spec: ScoreboardSpec(fields: [fouls], displays: [DisplayLayout(name: "main", cellCount: 2)]))
+    func bonus() throws -> Int64? {
+      try JSONValue.parse(StateDocument.json(of: board, at: .zero, wallClockMilliseconds: 0))[
+        "fields"]?["fouls"]?["bonus"]?.intValue
+    }
+    #expect(try bonus() == 0)
+    try board.run(.set(field: "fouls", value: "7"), at: .zero)
+    #expect(try bonus() == 1)
+    try board.run(.set(field: "fouls", value: "12"), at: .zero)
+    #expect(try bonus() == 2)
+  }
+
   @Test func aClockPastItsEndIsStoppedThere() throws {
     let board = try Self.playingBoard()
     let document = try JSONValue.parse(

@@ -154,6 +154,13 @@ position = 1
 length = 1:05
 tenths-below = 1:00
 
+[field quarter]
+label = QTR
+display = main
+position = 5
+values = 1 2 3 4
+lengths = 1:05 1:05 1:05 0:30
+
 [horn main]
 driver = terminal
 hold-limit = 10s
@@ -306,6 +313,16 @@ try:
     check(wait_until(lambda: "web scorer" in driver.execute_script(
         "return document.getElementById('changes').innerText")),
           "the last changes list who made them")
+
+    # The next period from the phone: the quarter moves on and the clock is loaded.
+    ctl("set", "game", "0:10")
+    tap("#next-period")
+    check(wait_until(lambda: ctl("get", "quarter") == "2" and ctl("get", "game") == "1:05.0"),
+          f"next period on the phone loads the clock ({ctl('get', 'quarter')}, {ctl('get', 'game')})")
+    tap("#undo")
+    check(wait_until(lambda: ctl("get", "quarter") == "1" and ctl("get", "game") == "10.0"),
+          f"and undo takes it back ({ctl('get', 'quarter')}, {ctl('get', 'game')})")
+    ctl("set", "game", "1:05")
 
     # The clock from the phone, and the horn held.
     tap('[data-field="game"] [data-action="start-stop"]')

@@ -1,0 +1,139 @@
+import ScoreboardConfig
+import TestExpectations
+import Testing
+
+/// Team-fouls fields wrongly configured, and what the daemon says about it.
+@Suite struct MalformedTeamFoulConfigurationTests {
+  /// A valid file of thirteen lines: a display of 12 cells, the quarter (1 2 3 4 OT) at
+  /// cell 1, a game clock at cells 3-6 and a 1-digit field `fouls` at cell 8, whose
+  /// further `lines` start at line 14.
+  static func fouls(_ problem: String, _ lines: String, _ diagnostics: String)
+    -> MalformedConfiguration
+  {
+    MalformedConfiguration(
+      problem: problem,
+      text: "[display main]\ndriver = terminal\ndigits = 12\n"
+        + "[field quarter]\nposition = 1\nvalues = 1 2 3 4 OT\n"
+        + "[field game]\ntype = clock\nposition = 3\nlength = 10:00\n"
+        + "[field fouls]\nposition = 8\ndigits = 1\n" + lines,
+      diagnostics: diagnostics)
+  }
+
+  static let cases: [MalformedConfiguration] = [
+    fouls(
+      "a bonus beyond the digits", "bonus = 12\n",
+      "demo.conf:14: [field fouls] bonus: expected team-foul counts from 1 to 9, each more than the one before (the bonus, then the double bonus: 7 10), found \"12\""
+    ),
+    fouls(
+      "a double bonus below the bonus", "bonus = 7 5\n",
+      "demo.conf:14: [field fouls] bonus: expected team-foul counts from 1 to 9, each more than the one before (the bonus, then the double bonus: 7 10), found \"5\""
+    ),
+    fouls(
+      "a bonus at the minimum", "min = 2\nbonus = 2\n",
+      "demo.conf:15: [field fouls] bonus: expected team-foul counts from 3 to 9, each more than the one before (the bonus, then the double bonus: 7 10), found \"2\""
+    ),
+    fouls(
+      "an unknown period field", "period = quartr\n",
+      "demo.conf:14: [field fouls] period: unknown field 'quartr'; did you mean 'quarter'?"),
+    fouls(
+      "a clock as the period field", "period = game\n",
+      "demo.conf:14: [field fouls] period: field 'game' is a clock; the periods are counted by a number or list field (such as [field quarter] with values = 1 2 3 4 OT)"
+    ),
+    fouls(
+      "the field as its own period", "period = fouls\n",
+      "demo.conf:14: [field fouls] period: a field cannot count its own periods"),
+    fouls(
+      "resets-at without a period", "resets-at = 2\n",
+      "demo.conf:14: [field fouls] resets-at: needs 'period', the field whose values it names (such as period = quarter)"
+    ),
+    fouls(
+      "resets-at of values the period field does not have",
+      "period = quarter\nresets-at = 2 5 1\n",
+      "demo.conf:15: [field fouls] resets-at: expected values of 'quarter' after its first, at whose start the fouls start again (such as 2 3 4), found \"5\"\n"
+        + "demo.conf:15: [field fouls] resets-at: expected values of 'quarter' after its first, at whose start the fouls start again (such as 2 3 4), found \"1\""
+    ),
+    fouls(
+      "a bonus on a list field", "[field half]\nposition = 10\nvalues = 1 2\nbonus = 1\n",
+      "demo.conf:17: [field half] bonus: applies only to number fields, not to a field with 'values'"
+    ),
+    fouls(
+      "a period on a clock",
+      "[field shot]\ntype = shot-clock\nposition = 10\nresets = 24\nperiod = quarter\n",
+      "demo.conf:18: [field shot] period: applies only to number fields that count team fouls, not to a clock"
+    ),
+  ]
+
+  @Test(arguments: cases)
+  func reportsTheProblem(_ configuration: MalformedConfiguration) {
+    let error = expectError(ConfigurationError.self) {
+      try Configuration.parse(configuration.text, path: "demo.conf")
+    }
+    #expect(error?.description == configuration.diagnostics)
+  }
+
+  @Test func theRulesAreRead() throws {
+    let configuration = try Configuration.parse(
+      MalformedTeamFoulConfigurationTests.fouls(
+        "", "bonus = 5 8\nperiod = quarter\nresets-at = 2 3 4\n", ""
+      ).text, path: "demo.conf")
+    let fouls = try #require(configuration.scoreboard.fields.first { $0.name == "fouls" })
+    #expect(fouls.teamFouls?.bonus == [5, 8])
+    #expect(fouls.teamFouls?.period == "quarter")
+    #expect(fouls.teamFouls?.resetsAt == [1, 2, 3])
+  }
+}
+
+/// Fields that count periods wrongly configured, and what the daemon says about it.
+@Suite struct MalformedPeriodConfigurationTests {
+  static let cases: [MalformedConfiguration] = [
+    MalformedTeamFoulConfigurationTests.fouls(
+      "lengths beyond the game clock's",
+      "[field half]\nposition = 10\nvalues = 1 2\nlengths = 20:00\n",
+      "demo.conf:17: [field half] lengths: expected lengths of at most the game clock's, 10:00 ([field game] length), found 20:00"
+    ),
+    MalformedTeamFoulConfigurationTests.fouls(
+      "more lengths than periods",
+      "[field half]\nposition = 10\nvalues = 1 2\nlengths = 10:00 10:00 5:00\n",
+      "demo.conf:17: [field half] lengths: expected at most 2 lengths, one for each of the field's values, found 3"
+    ),
+    MalformedTeamFoulConfigurationTests.fouls(
+      "a length that is no time",
+      "[field half]\nposition = 10\nvalues = 1 2\nlengths = 10:00 long\n",
+      "demo.conf:17: [field half] lengths: expected the game clock's length in each period, times such as 10:00 10:00 10:00 10:00 5:00 (the last for every period after it), found \"long\""
+    ),
+    MalformedTeamFoulConfigurationTests.fouls(
+      "two fields that count periods",
+      "[field half]\nposition = 10\nvalues = 1 2\nlengths = 10:00\n"
+        + "[field set]\nposition = 11\ndigits = 1\nlengths = 5:00\n",
+      "demo.conf:21: [field set] lengths: only one field counts the periods, and [field half] (line 17) does already"
+    ),
+    MalformedTeamFoulConfigurationTests.fouls(
+      "lengths on a clock",
+      "[field shot]\ntype = shot-clock\nposition = 10\nresets = 24\nlengths = 24\n",
+      "demo.conf:18: [field shot] lengths: applies to the field that counts the periods (such as [field quarter]), not to a clock (its time starts at 'length')"
+    ),
+    MalformedConfiguration(
+      problem: "lengths for a clock that counts up",
+      text: "[display main]\ndriver = terminal\ndigits = 6\n"
+        + "[field game]\ntype = clock\nposition = 1\nlength = 20:00\ncount = up\n"
+        + "[field period]\nposition = 5\nvalues = 1 2 3\nlengths = 20:00\n",
+      diagnostics:
+        "demo.conf:12: [field period] lengths: the game clock [field game] counts up, from 0:00 in every period; lengths are for a clock that counts down"
+    ),
+    MalformedConfiguration(
+      problem: "lengths without a clock",
+      text: "[display main]\ndriver = terminal\ndigits = 4\n"
+        + "[field quarter]\nposition = 1\nvalues = 1 2 3 4\nlengths = 8:00\n",
+      diagnostics:
+        "demo.conf:7: [field quarter] lengths: no clock to load with them; add a game clock (a [field] with type = clock)"
+    ),
+  ]
+
+  @Test(arguments: cases)
+  func reportsTheProblem(_ configuration: MalformedConfiguration) {
+    let error = expectError(ConfigurationError.self) {
+      try Configuration.parse(configuration.text, path: "demo.conf")
+    }
+    #expect(error?.description == configuration.diagnostics)
+  }
+}
