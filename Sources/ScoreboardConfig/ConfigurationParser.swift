@@ -91,6 +91,13 @@ struct ConfigurationParser {
     reportClockLinks(of: fields, fieldNames: fieldSections.map(\.name))
     resolveTeamFoulPeriods(of: &fields, fieldNames: fieldSections.map(\.name))
     reportPeriodLengths(of: fields)
+    let setsParser = SetsSectionParser(
+      fields: Dictionary(uniqueKeysWithValues: fields.map { ($0.spec.name, $0.spec) }),
+      fieldNames: fieldSections.map(\.name))
+    var sets: SetRules?
+    for (_, section) in sections(of: .sets) {
+      sets = read(section) { reader in setsParser.parse(&reader) }
+    }
 
     var boardChecks = TM1638BoardChecks(
       path: path, suggestions: suggestions,
@@ -165,6 +172,7 @@ struct ConfigurationParser {
     scoreboard.displays = displays.map(\.layout)
     scoreboard.horns = parsedHorns.map(\.configuration.spec)
     scoreboard.labels = labels.map(\.spec)
+    scoreboard.sets = sets
     return Configuration(
       path: path, scoreboard: scoreboard, service: service, displays: displays,
       keypads: keypads, keymaps: Dictionary(uniqueKeysWithValues: keymaps.map { ($0.name, $0) }),

@@ -9,11 +9,12 @@ enum SectionKind: String, CaseIterable {
   case label
   case mqtt
   case web
+  case sets
 
-  /// Whether sections of this kind carry a name (`[field home]`); `[scoreboard]` and
-  /// `[mqtt]` and `[web]` do not.
+  /// Whether sections of this kind carry a name (`[field home]`); `[scoreboard]`,
+  /// `[mqtt]`, `[web]` and `[sets]` do not.
   var isNamed: Bool {
-    self != .scoreboard && self != .mqtt && self != .web
+    self != .scoreboard && self != .mqtt && self != .web && self != .sets
   }
 
   /// A header of this kind, for messages: `[field home]`.
@@ -27,6 +28,7 @@ enum SectionKind: String, CaseIterable {
     case .label: "[label home-name]"
     case .mqtt: "[mqtt]"
     case .web: "[web]"
+    case .sets: "[sets]"
     }
   }
 }

@@ -5,11 +5,12 @@ extension Scoreboard {
     spec.fields[index].teamFouls?.bonusLevel(of: values[index]) ?? 0
   }
 
-  /// What the rules of the game change because of `changes`: each team-fouls field
-  /// whose period advanced past the start of a period that sets it back goes back to its
-  /// default.
+  /// What the rules of the game change because of `changes` (made already): each
+  /// team-fouls field whose period advanced past the start of a period that sets it back
+  /// goes back to its default; with set scoring, a point won turns the serve to its team
+  /// and may win the set (the sets won count it, the points start again).
   func followingRules(_ changes: [Change]) -> [(field: Int, value: Int)] {
-    var updates: [(field: Int, value: Int)] = []
+    var updates = setScoring(changes)
     for change in changes {
       guard case .value(let period, let from, let to) = change else { continue }
       let name = spec.fields[period].name
@@ -18,6 +19,36 @@ extension Scoreboard {
           rules.resets(periodFrom: from, to: to)
         else { continue }
         updates.append((index, field.defaultValue))
+      }
+    }
+    return updates
+  }
+
+  /// What set scoring makes of `changes`: for a point won (a team's points going up),
+  /// the serve to that team, and when the set is won, its sets won up by one and both
+  /// teams' points back to their defaults.
+  private func setScoring(_ changes: [Change]) -> [(field: Int, value: Int)] {
+    guard let rules = spec.sets else { return [] }
+    let points = rules.points.compactMap(index(of:))
+    let sets = rules.sets.compactMap(index(of:))
+    guard points.count == 2, sets.count == 2 else { return [] }
+    var updates: [(field: Int, value: Int)] = []
+    for change in changes {
+      guard case .value(let field, let from, let to) = change, to > from,
+        let team = points.firstIndex(of: field)
+      else { continue }
+      if let serve = rules.serve.flatMap(index(of:)) {
+        updates.append((serve, team))
+      }
+      let setNumber = values[sets[0]] + values[sets[1]] + 1
+      guard
+        let winner = rules.winner(
+          of: setNumber, points: (values[points[0]], values[points[1]]))
+      else { continue }
+      let won = sets[winner]
+      updates.append((won, min(values[won] + 1, spec.fields[won].valueRange.upperBound)))
+      for index in points {
+        updates.append((index, spec.fields[index].defaultValue))
       }
     }
     return updates

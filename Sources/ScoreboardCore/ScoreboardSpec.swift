@@ -31,6 +31,8 @@ public struct ScoreboardSpec: Hashable, Sendable {
   public var horns: [HornSpec]
   /// Fixed texts shown on displays (`HOME`).
   public var labels: [LabelSpec]
+  /// Set scoring, when the sport plays sets; nil otherwise.
+  public var sets: SetRules?
 
   public init(
     fields: [FieldSpec], displays: [DisplayLayout], cursor: CursorStyle = .blink,

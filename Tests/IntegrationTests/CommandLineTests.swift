@@ -15,7 +15,7 @@ import Testing
     "Config/examples/serial-text.conf", "Config/examples/tm1637-buttons.conf",
     "Config/examples/max7219-matrix.conf", "Config/examples/large-digits-buttons.conf",
     "Config/examples/usb-numpad.conf", "Config/examples/basketball-fiba.conf",
-    "Config/examples/basketball-nfhs.conf",
+    "Config/examples/basketball-nfhs.conf", "Config/examples/volleyball.conf",
     "Config/examples/ice-hockey.conf", "Config/examples/futsal.conf",
     "Config/examples/ht16k33-backpacks.conf", "Config/examples/ht16k33-names.conf",
     "Config/examples/tm1638-led-key.conf", "Config/examples/venue-court.conf",

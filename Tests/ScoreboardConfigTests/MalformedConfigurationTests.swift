@@ -49,11 +49,11 @@ import Testing
       "demo.conf:7: [field home]: expected a key before '=', found nothing"),
     .afterBase(
       "unknown section kind", "[feild away]\n",
-      "demo.conf:7: [feild away]: unknown section kind 'feild'; expected scoreboard, field, display, keypad, keymap, horn, label, mqtt or web"
+      "demo.conf:7: [feild away]: unknown section kind 'feild'; expected scoreboard, field, display, keypad, keymap, horn, label, mqtt, web or sets"
     ),
     .afterBase(
       "empty section header", "[]\n",
-      "demo.conf:7: []: expected a section kind (scoreboard, field, display, keypad, keymap, horn, label, mqtt or web), found nothing"
+      "demo.conf:7: []: expected a section kind (scoreboard, field, display, keypad, keymap, horn, label, mqtt, web or sets), found nothing"
     ),
     .afterBase(
       "section without its name", "[field]\n",

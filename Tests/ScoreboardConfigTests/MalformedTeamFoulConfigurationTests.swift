@@ -137,3 +137,66 @@ import Testing
     #expect(error?.description == configuration.diagnostics)
   }
 }
+
+/// `[sets]` wrongly configured, and what the daemon says about it.
+@Suite struct MalformedSetsConfigurationTests {
+  /// A valid file of eighteen lines: home and away points, their sets won and a serve
+  /// field; then `[sets]` at line 19, whose `lines` start at line 20.
+  static func sets(_ problem: String, _ lines: String, _ diagnostics: String)
+    -> MalformedConfiguration
+  {
+    MalformedConfiguration(
+      problem: problem,
+      text: "[display main]\ndriver = terminal\ndigits = 8\n"
+        + "[field home]\nposition = 1\ndigits = 2\n"
+        + "[field away]\nposition = 7\ndigits = 2\n"
+        + "[field home-sets]\nposition = 3\ndigits = 1\n"
+        + "[field away-sets]\nposition = 6\ndigits = 1\n"
+        + "[field serve]\nposition = 4\nvalues = H A\n" + "[sets]\n" + lines,
+      diagnostics: diagnostics)
+  }
+
+  static let cases: [MalformedConfiguration] = [
+    sets(
+      "nothing but the header", "",
+      "demo.conf:19: [sets]: missing required key 'points'\n"
+        + "demo.conf:19: [sets]: missing required key 'sets'\n"
+        + "demo.conf:19: [sets]: missing required key 'wins-at'"),
+    sets(
+      "one team's points", "points = home\nsets = home-sets away-sets\nwins-at = 25\n",
+      "demo.conf:20: [sets] points: expected the two teams' fields of points, the first team's first (such as home away), found \"home\""
+    ),
+    sets(
+      "an unknown field", "points = home awya\nsets = home-sets away-sets\nwins-at = 25\n",
+      "demo.conf:20: [sets] points: unknown field 'awya'; did you mean 'away'?"),
+    sets(
+      "sets counted by a list field", "points = home away\nsets = home-sets serve\nwins-at = 25\n",
+      "demo.conf:21: [sets] sets: field 'serve' is not a number field; the sets won are counted by number fields"
+    ),
+    sets(
+      "the points as the sets", "points = home away\nsets = away home\nwins-at = 25\n",
+      "demo.conf:21: [sets] sets: expected fields other than those of 'points'"),
+    sets(
+      "a deciding set without its target",
+      "points = home away\nsets = home-sets away-sets\nwins-at = 25\ndeciding-set = 5\n",
+      "demo.conf:23: [sets] deciding-set: 'deciding-set' and 'deciding-wins-at' go together (volleyball: deciding-set = 5, deciding-wins-at = 15)"
+    ),
+    sets(
+      "a serve field of numbers",
+      "points = home away\nsets = home-sets away-sets\nwins-at = 25\nserve = home-sets\n",
+      "demo.conf:23: [sets] serve: expected a list field of two values, the first team's first (such as values = H A); field 'home-sets' is not one"
+    ),
+    sets(
+      "a win by nothing",
+      "points = home away\nsets = home-sets away-sets\nwins-at = 25\nwin-by = 0\n",
+      "demo.conf:23: [sets] win-by: expected a whole number from 1 to 99, found \"0\""),
+  ]
+
+  @Test(arguments: cases)
+  func reportsTheProblem(_ configuration: MalformedConfiguration) {
+    let error = expectError(ConfigurationError.self) {
+      try Configuration.parse(configuration.text, path: "demo.conf")
+    }
+    #expect(error?.description == configuration.diagnostics)
+  }
+}
