@@ -271,6 +271,10 @@
       if (writable) row.appendChild(make('button', 'step', '\u22121', 'minus'));
       row.appendChild(cells);
       if (writable) row.appendChild(make('button', 'step', '+1', 'plus'));
+      // A timeout changes the clocks too: a device of every field's.
+      if (writable && field.timeouts_of && !session.fields) {
+        row.appendChild(make('button', 'reset', 'Timeout', 'timeout', field.timeouts_of));
+      }
     }
     return view;
   }
@@ -368,7 +372,8 @@
       'plus': 'add ' + name + ' +1', 'minus': 'add ' + name + ' -1', 'pick': 'set ' + name + ' ' + value,
       'start-stop': 'start-stop ' + name, 'adjust-up': 'adjust ' + name + ' +1',
       'adjust-down': 'adjust ' + name + ' -1',
-      'reset': 'reset-clock ' + name + ' ' + timeText(Number(value), view.field.minutes)
+      'reset': 'reset-clock ' + name + ' ' + timeText(Number(value), view.field.minutes),
+      'timeout': 'timeout ' + value
     }[button.getAttribute('data-action')];
     if (line) command(line, name);
   }

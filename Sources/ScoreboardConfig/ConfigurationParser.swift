@@ -91,6 +91,7 @@ struct ConfigurationParser {
     reportClockLinks(of: fields, fieldNames: fieldSections.map(\.name))
     resolveTeamFoulPeriods(of: &fields, fieldNames: fieldSections.map(\.name))
     reportPeriodLengths(of: fields)
+    reportTimeouts(of: fields, fieldNames: fieldSections.map(\.name))
     let setsParser = SetsSectionParser(
       fields: Dictionary(uniqueKeysWithValues: fields.map { ($0.spec.name, $0.spec) }),
       fieldNames: fieldSections.map(\.name))
@@ -240,6 +241,49 @@ struct ConfigurationParser {
         "expected lengths of at most the game clock's, \(most) ([field \(game.name)] "
           + "length), found " + ClockText.text(longest, tenths: false, minutes: true),
         line: first.lengthsLine, sectionTitle: first.section, key: "lengths")
+    }
+  }
+
+  /// Reports a team whose timeouts two fields count, and a timeout clock that is not a
+  /// clock of its own (another field, the game clock, a clock that follows another).
+  private mutating func reportTimeouts(
+    of fields: [FieldSectionParser.Field], fieldNames: [String]
+  ) {
+    let spec = ScoreboardSpec(fields: fields.map(\.spec), displays: [])
+    var teams: [String: String] = [:]
+    for field in fields {
+      guard let rules = field.spec.timeouts else { continue }
+      if let other = teams[rules.team] {
+        report(
+          "field '\(other)' counts the timeouts of '\(rules.team)' already",
+          line: field.timeoutsOfLine, sectionTitle: field.section, key: "timeouts-of")
+      }
+      teams[rules.team] = teams[rules.team] ?? field.spec.name
+      guard let name = rules.clock else { continue }
+      let problem: String?
+      if let index = spec.fields.firstIndex(where: { $0.name == name }) {
+        let clock = spec.fields[index]
+        if clock.clockFormat == nil {
+          problem = "field '\(name)' is not a clock (type = clock or shot-clock)"
+        } else if index == spec.mainClock {
+          problem =
+            "clock '\(name)' is the game clock, which a timeout stops; the timeout's clock is "
+            + "one of its own (such as [field timeout] type = shot-clock, length = 60)"
+        } else if clock.clockFormat?.follows != nil {
+          problem = "clock '\(name)' follows another; a timeout's clock runs alone"
+        } else {
+          problem = nil
+        }
+      } else if fieldNames.contains(name) {
+        problem = nil  // its own section has the error
+      } else {
+        problem = suggestions.unknownNameMessage(kind: .field, name: name, known: fieldNames)
+      }
+      if let problem {
+        report(
+          problem, line: field.timeoutClockLine, sectionTitle: field.section,
+          key: "timeout-clock")
+      }
     }
   }
 

@@ -17,6 +17,9 @@ struct FieldSectionParser {
     var lengthsLine: Int = 0
     /// The line of `period`, for team fouls that a period field sets back.
     var periodLine: Int = 0
+    /// The lines of `timeouts-of` and `timeout-clock`, for a field of timeouts left.
+    var timeoutsOfLine: Int = 0
+    var timeoutClockLine: Int = 0
     /// `resets-at` as written, and its line: the period field's values, read once the
     /// period field is known.
     var resetsAt: (text: String, line: Int)?
@@ -27,6 +30,7 @@ struct FieldSectionParser {
     "label", "display", "position", "digits", "values", "min", "max", "placeholder", "entry",
     "commit-on-last-digit", "default", "type", "length", "count", "tenths-below", "resets",
     "follows", "blank-when-less-game-time", "bonus", "period", "resets-at", "lengths",
+    "timeouts-of", "timeout-clock",
   ]
 
   /// The keys only clocks have.
@@ -42,6 +46,7 @@ struct FieldSectionParser {
   /// The keys only number fields have.
   static let numberKeys = [
     "min", "max", "placeholder", "entry", "commit-on-last-digit", "bonus", "period", "resets-at",
+    "timeouts-of", "timeout-clock",
   ]
 
   /// The keys of a number field that counts a team's fouls.
@@ -55,6 +60,30 @@ struct FieldSectionParser {
     var defaultValue: Int
     var teamFouls: TeamFoulRules? = nil
     var periodLengths: [Duration]? = nil
+    var timeouts: TimeoutRules? = nil
+  }
+
+  /// A field of timeouts left: `timeouts-of` (the team) and `timeout-clock` (the clock a
+  /// timeout starts; checked once every field is read). Nil without `timeouts-of`.
+  private func timeouts(reader: inout SectionReader) -> TimeoutRules? {
+    let clock = reader.text("timeout-clock", expected: "the name of the timeout's clock")
+    guard
+      let team = reader.text("timeouts-of", expected: "the team's name in timeout TEAM (home)")
+    else {
+      if clock != nil {
+        reader.report(
+          "needs 'timeouts-of', the team whose timeouts the field counts (such as "
+            + "timeouts-of = home)", key: "timeout-clock")
+      }
+      return nil
+    }
+    guard team.words().count == 1 else {
+      reader.report(
+        "expected one word, the team's name in timeout TEAM, found \(Listing.found(team))",
+        key: "timeouts-of")
+      return nil
+    }
+    return TimeoutRules(team: team, clock: clock)
   }
 
   /// `lengths`: the game clock's length in each period, for a field that counts them;
@@ -129,7 +158,7 @@ struct FieldSectionParser {
     let spec = FieldSpec(
       name: name, label: label, display: display, position: position - 1, width: content.width,
       kind: content.kind, defaultValue: content.defaultValue, teamFouls: content.teamFouls,
-      periodLengths: content.periodLengths)
+      periodLengths: content.periodLengths, timeouts: content.timeouts)
     if let layout = displays.byName[display], spec.cells.upperBound > layout.cellCount {
       let cells = Listing.cells(position...(position + content.width - 1))
       reader.report(
@@ -140,7 +169,8 @@ struct FieldSectionParser {
     return Field(
       spec: spec, section: reader.section.title, positionLine: reader.line(of: "position"),
       followsLine: reader.line(of: "follows"), lengthsLine: reader.line(of: "lengths"),
-      periodLine: reader.line(of: "period"),
+      periodLine: reader.line(of: "period"), timeoutsOfLine: reader.line(of: "timeouts-of"),
+      timeoutClockLine: reader.line(of: "timeout-clock"),
       resetsAt: reader.entry("resets-at").map { ($0.value, $0.line) })
   }
 
@@ -161,7 +191,8 @@ struct FieldSectionParser {
     return Content(
       kind: .number(format), width: digits, defaultValue: defaultValue,
       teamFouls: teamFouls(minimum: minimum, maximum: maximum, reader: &reader),
-      periodLengths: periodLengths(valueCount: maximum - minimum + 1, reader: &reader))
+      periodLengths: periodLengths(valueCount: maximum - minimum + 1, reader: &reader),
+      timeouts: timeouts(reader: &reader))
   }
 
   /// A team-fouls field's rules: `bonus` (increasing counts within the field's limits),
@@ -208,6 +239,11 @@ struct FieldSectionParser {
     }
     for key in Self.teamFoulKeys where reader.entry(key) != nil {
       reader.report("applies only to number fields that count team fouls, not to a clock", key: key)
+    }
+    for key in ["timeouts-of", "timeout-clock"] where reader.entry(key) != nil {
+      reader.report(
+        "applies only to number fields that count a team's timeouts left, not to a clock",
+        key: key)
     }
     if reader.entry("lengths") != nil {
       reader.report(

@@ -65,6 +65,9 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
   /// period's length (stopped), the clocks that follow it are reset, and what the rules
   /// set back at a period's start is set back; one `undo` takes it all back.
   case nextPeriod
+  /// A timeout for a team: its timeouts left go down by one, the game clock stops and
+  /// the timeout clock starts from its length; one `undo` takes it all back.
+  case timeout(team: String)
 
   /// The kind of an action, named by its first word (`add` for `add home +1`; `up` and
   /// `down` are `add`).
@@ -77,6 +80,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case horn
     case pair
     case nextPeriod = "next-period"
+    case timeout
   }
 
   /// This action's kind.
@@ -103,6 +107,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case .horn: .horn
     case .pair: .pair
     case .nextPeriod: .nextPeriod
+    case .timeout: .timeout
     }
   }
 
@@ -137,6 +142,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case .horn(let name): Self.words("horn", name)
     case .pair: "pair"
     case .nextPeriod: "next-period"
+    case .timeout(let team): "timeout \(team)"
     }
   }
 
@@ -150,7 +156,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     "add [FIELD] +N|-N", "up", "down", "set FIELD VALUE", "undo", "reset",
     "brightness up|down|+N|-N|0-15", "blank [on|off]", "start [CLOCK]", "stop [CLOCK]",
     "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",
-    "horn [HORN]", "pair", "next-period",
+    "horn [HORN]", "pair", "next-period", "timeout TEAM",
   ]
 
   private static func signed(_ value: Int) -> String {
@@ -203,6 +209,11 @@ extension Action {
     case "reset": self = try noArguments(.reset)
     case "pair": self = try noArguments(.pair)
     case "next-period": self = try noArguments(.nextPeriod)
+    case "timeout":
+      guard arguments.count == 1 else {
+        throw ActionSyntaxError(description: "'timeout' takes a team, as in 'timeout home'")
+      }
+      self = .timeout(team: arguments[0])
     case "select":
       guard arguments.count == 1 else {
         throw ActionSyntaxError(description: "'select' takes a field name, as in 'select home'")

@@ -17,6 +17,8 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
   case undo
   /// The next period (`Action.nextPeriod`).
   case nextPeriod
+  /// A timeout for a team (`Action.timeout`).
+  case timeout(team: String)
   /// Reset every field to its default at once: unlike a keypad's reset key, one request
   /// is enough.
   case reset
@@ -51,7 +53,8 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
   /// The commands with their arguments, as `help` lists them.
   public static let syntax = [
     "status", "get FIELD", "set FIELD VALUE", "add FIELD +N|-N", "press KEY [KEYPAD]", "undo",
-    "next-period", "reset", "brightness 0-15|up|down|+N|-N", "blank on|off", "start [CLOCK]",
+    "next-period", "timeout TEAM", "reset", "brightness 0-15|up|down|+N|-N", "blank on|off",
+    "start [CLOCK]",
     "stop [CLOCK]",
     "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",
     "horn [HORN]", "horn-hold [HORN]", "horn-release [HORN]", "pair [FIELD...]", "pair off",
@@ -73,6 +76,7 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     case .press(let key, nil): "press \(key)"
     case .undo: "undo"
     case .nextPeriod: "next-period"
+    case .timeout(let team): "timeout \(team)"
     case .reset: "reset"
     case .brightness(.by(1)): "brightness up"
     case .brightness(.by(-1)): "brightness down"
@@ -122,6 +126,9 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     case "status": self = try noArguments(.status)
     case "undo": self = try noArguments(.undo)
     case "next-period": self = try noArguments(.nextPeriod)
+    case "timeout":
+      try expect(1, "'timeout' takes a team, as in 'timeout home'")
+      self = .timeout(team: arguments[0])
     case "reset": self = try noArguments(.reset)
     case "watch": self = try noArguments(.watch)
     case "help": self = try noArguments(.help)

@@ -31,10 +31,13 @@ public struct FieldSpec: Hashable, Sendable {
   /// values in order (a list's, or the numbers from its minimum), the last for every
   /// period after it. `next-period` moves such a field on. Nil for other fields.
   public var periodLengths: [Duration]?
+  /// A number field that counts a team's timeouts left: `timeout TEAM` takes one.
+  public var timeouts: TimeoutRules?
 
   public init(
     name: String, label: String, display: String, position: Int, width: Int, kind: Kind,
-    defaultValue: Int, teamFouls: TeamFoulRules? = nil, periodLengths: [Duration]? = nil
+    defaultValue: Int, teamFouls: TeamFoulRules? = nil, periodLengths: [Duration]? = nil,
+    timeouts: TimeoutRules? = nil
   ) {
     self.name = name
     self.label = label
@@ -45,6 +48,7 @@ public struct FieldSpec: Hashable, Sendable {
     self.defaultValue = defaultValue
     self.teamFouls = teamFouls
     self.periodLengths = periodLengths
+    self.timeouts = timeouts
   }
 
   /// The game clock's length in the period `value` of a field that counts periods.

@@ -95,3 +95,47 @@ extension Scoreboard {
     remember(changes)
   }
 }
+
+extension Scoreboard {
+  /// `timeout TEAM`: the team's timeouts left go down by one, the game clock (the main
+  /// clock) stops with the clocks that follow it, and the timeout clock starts from its
+  /// start time. One change, for `undo` (which stops the timeout clock again).
+  ///
+  /// - Throws: `ScoreboardError.unknownTeam` when no field counts the team's timeouts,
+  ///   `.noTimeoutLeft` when it has none (the field flashes).
+  mutating func takeTimeout(_ team: String, at now: Instant, events: inout [ScoreboardEvent])
+    throws(ScoreboardError)
+  {
+    guard let index = spec.fields.firstIndex(where: { $0.timeouts?.team == team }) else {
+      throw ScoreboardError.unknownTeam(
+        team, teams: spec.fields.compactMap { $0.timeouts?.team })
+    }
+    let field = spec.fields[index]
+    guard values[index] > field.valueRange.lowerBound else {
+      refuse(index, at: now, events: &events)
+      throw ScoreboardError.noTimeoutLeft(team)
+    }
+    if session?.field == index {
+      cancelSession(events: &events)
+    }
+    var changes = assign(
+      CollectionOfOne((field: index, value: values[index] - 1)), events: &events)
+    if let game = spec.mainClock {
+      stopClock(game, at: now, events: &events)
+    }
+    if let clock = field.timeouts?.clock.flatMap(self.index(of:)),
+      let format = spec.fields[clock].clockFormat
+    {
+      stopClock(clock, at: now, events: &events, withFollowers: false)
+      if let change = assignClock(clock, to: format.startTime, at: now, events: &events) {
+        changes.append(change)
+      }
+      if (try? startClock(clock, at: now, events: &events)) != nil,
+        clocks[clock]?.isRunning == true
+      {
+        changes.append(.started(field: clock, time: format.startTime))
+      }
+    }
+    remember(changes)
+  }
+}

@@ -35,6 +35,9 @@ public struct Scoreboard: Sendable {
     /// A clock's time; undone by moving the clock back by the difference, so a clock
     /// that ran since keeps the time it ran.
     case clock(field: Int, from: Duration, to: Duration)
+    /// A clock started by a rule (a timeout's clock) from `time`; undone by stopping it
+    /// and putting `time` back.
+    case started(field: Int, time: Duration)
   }
 
   /// A scoreboard with every field at its default value.
@@ -255,6 +258,8 @@ public struct Scoreboard: Sendable {
       break
     case .nextPeriod:
       try nextPeriod(at: now, events: &events)
+    case .timeout(let team):
+      try takeTimeout(team, at: now, events: &events)
     }
     return events
   }
@@ -543,6 +548,9 @@ public struct Scoreboard: Sendable {
         events.append(.valueChanged(field: spec.fields[field].name, from: to, to: from))
       case .clock(let field, let from, let to):
         moveClock(field, by: from - to, at: now, events: &events)
+      case .started(let field, let time):
+        stopClock(field, at: now, events: &events, withFollowers: false)
+        _ = assignClock(field, to: time, at: now, events: &events)
       }
     }
   }
@@ -627,6 +635,10 @@ public enum ScoreboardError: Error, Hashable, Sendable, CustomStringConvertible 
   case noPeriods
   /// `next-period` at the period field's last value.
   case lastPeriod(field: String, value: String)
+  /// `timeout` for a team no field counts the timeouts of.
+  case unknownTeam(String, teams: [String])
+  /// `timeout` for a team with none left.
+  case noTimeoutLeft(String)
 
   public var description: String {
     switch self {
@@ -651,6 +663,12 @@ public enum ScoreboardError: Error, Hashable, Sendable, CustomStringConvertible 
         + "as lengths = 10:00 10:00 10:00 10:00 5:00)"
     case .lastPeriod(let field, let value):
       "\(field) is at its last period, \(value)"
+    case .unknownTeam(let team, let teams):
+      "no field counts the timeouts of '\(team)' (teams: "
+        + (teams.isEmpty ? "none; give a field timeouts-of = TEAM" : teams.joined(separator: ", "))
+        + ")"
+    case .noTimeoutLeft(let team):
+      "\(team) has no timeout left"
     }
   }
 }

@@ -289,6 +289,12 @@ public struct DaemonLogic {
       return carryOut(action) { _ in "\(action)" }
     case .undo:
       return carryOut(.undo) { _ in "" }
+    case .timeout(let team):
+      return carryOut(.timeout(team: team)) { board in
+        guard let index = board.spec.fields.firstIndex(where: { $0.timeouts?.team == team })
+        else { return "" }
+        return "\(board.spec.fields[index].name) \(board.valueText(of: index, at: time))"
+      }
     case .nextPeriod:
       return carryOut(.nextPeriod) { board in
         guard let index = board.spec.periodField else { return "" }

@@ -290,6 +290,10 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
     if spec.periodField != nil {
       button("next_period", name: "next period", press: ControlRequest.nextPeriod.description)
     }
+    for team in spec.fields.compactMap(\.timeouts?.team) {
+      let request = ControlRequest.timeout(team: team).description
+      button("timeout_" + team, name: request, press: request)
+    }
     for horn in spec.horns {
       let request = ControlRequest.horn(horn.name).description
       button("horn_" + horn.name, name: request, press: request)

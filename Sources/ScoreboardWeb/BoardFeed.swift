@@ -10,7 +10,7 @@ public enum BoardFeed {
   /// "minutes":true,"tenths_below_ms":60000,...}, ...],"horns":[{"name":"main"}],
   /// "brightness_levels":16}`: what the pages need to draw and to edit each field. The
   /// field that counts the periods has `"counts_periods":true`, a team-fouls field its
-  /// `"bonus"` thresholds.
+  /// `"bonus"` thresholds, a field of timeouts left its team (`"timeouts_of":"home"`).
   public static func layout(of spec: ScoreboardSpec, name: String) -> String {
     let fields = spec.fields.map { field -> String in
       var members: [(key: String, json: String)] = [
@@ -49,6 +49,9 @@ public enum BoardFeed {
       }
       if let bonus = field.teamFouls?.bonus, !bonus.isEmpty {
         members.append(("bonus", JSONText.array(bonus.map(String.init))))
+      }
+      if let team = field.timeouts?.team {
+        members.append(("timeouts_of", JSONText.string(team)))
       }
       return JSONText.object(members)
     }

@@ -30,6 +30,8 @@ enum ControlCommandLine {
       undo                     revert the last change, or cancel the entry being typed
       next-period              the next period: the quarter moves on, the game clock is
                                loaded with its length, the shot clock reset
+      timeout TEAM             a timeout: one fewer left, the game clock stopped, the
+                               timeout's clock started
       reset                    reset every field to its default, at once
       brightness 0-15|up|down  set or step the brightness (+N and -N step by N)
       blank on|off             blank or unblank the displays

@@ -112,6 +112,23 @@ import Testing
       "[field shot]\ntype = shot-clock\nposition = 10\nresets = 24\nlengths = 24\n",
       "demo.conf:18: [field shot] lengths: applies to the field that counts the periods (such as [field quarter]), not to a clock (its time starts at 'length')"
     ),
+    MalformedTeamFoulConfigurationTests.fouls(
+      "a timeout clock without a team", "timeout-clock = game\n",
+      "demo.conf:14: [field fouls] timeout-clock: needs 'timeouts-of', the team whose timeouts the field counts (such as timeouts-of = home)"
+    ),
+    MalformedTeamFoulConfigurationTests.fouls(
+      "the game clock as the timeout clock", "timeouts-of = home\ntimeout-clock = game\n",
+      "demo.conf:15: [field fouls] timeout-clock: clock 'game' is the game clock, which a timeout stops; the timeout's clock is one of its own (such as [field timeout] type = shot-clock, length = 60)"
+    ),
+    MalformedTeamFoulConfigurationTests.fouls(
+      "a timeout clock that is no clock", "timeouts-of = home\ntimeout-clock = quarter\n",
+      "demo.conf:15: [field fouls] timeout-clock: field 'quarter' is not a clock (type = clock or shot-clock)"
+    ),
+    MalformedTeamFoulConfigurationTests.fouls(
+      "two fields of one team's timeouts",
+      "timeouts-of = home\n[field more]\nposition = 10\ndigits = 1\ntimeouts-of = home\n",
+      "demo.conf:18: [field more] timeouts-of: field 'fouls' counts the timeouts of 'home' already"
+    ),
     MalformedConfiguration(
       problem: "lengths for a clock that counts up",
       text: "[display main]\ndriver = terminal\ndigits = 6\n"

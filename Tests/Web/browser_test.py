@@ -161,6 +161,18 @@ position = 5
 values = 1 2 3 4
 lengths = 1:05 1:05 1:05 0:30
 
+[display side]
+driver = terminal
+digits = 1
+
+[field home-timeouts]
+label = TOL
+display = side
+position = 1
+digits = 1
+default = 2
+timeouts-of = home
+
 [horn main]
 driver = terminal
 hold-limit = 10s
@@ -323,6 +335,11 @@ try:
     check(wait_until(lambda: ctl("get", "quarter") == "1" and ctl("get", "game") == "10.0"),
           f"and undo takes it back ({ctl('get', 'quarter')}, {ctl('get', 'game')})")
     ctl("set", "game", "1:05")
+    tap('[data-field="home-timeouts"] [data-action="timeout"]')
+    check(wait_until(lambda: ctl("get", "home-timeouts") == "1"),
+          f"a timeout from the phone takes one ({ctl('get', 'home-timeouts')} left)")
+    tap("#undo")
+    check(wait_until(lambda: ctl("get", "home-timeouts") == "2"), "and undo gives it back")
 
     # The clock from the phone, and the horn held.
     tap('[data-field="game"] [data-action="start-stop"]')
