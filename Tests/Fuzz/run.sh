@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 
 SWIFT=${SWIFT:-swift}
 FUZZ_SECONDS=${FUZZ_SECONDS:-30}
-read -r -a targets <<<"${FUZZ_TARGETS:-evdev control-request configuration state-file serial-frame mqtt-payload}"
+read -r -a targets <<<"${FUZZ_TARGETS:-evdev control-request configuration state-file serial-frame mqtt-payload web-request}"
 scratch=.build/fuzz
 
 # Each target's library (Tests/Fuzz/Package.swift) and the longest input it is given: a

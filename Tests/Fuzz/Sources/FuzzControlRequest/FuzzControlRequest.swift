@@ -55,6 +55,10 @@ private func serve(_ line: String, on board: inout CheckedBoard, at time: Instan
     }
   case .undo:
     board.perform(.undo, at: time)
+  case .nextPeriod:
+    board.perform(.nextPeriod, at: time)
+  case .timeout(let team):
+    board.perform(.timeout(team: team), at: time)
   case .clock(let action):
     board.perform(action, at: time)
   case .horn, .holdHorn, .releaseHorn:
