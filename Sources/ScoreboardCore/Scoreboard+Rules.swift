@@ -99,7 +99,8 @@ extension Scoreboard {
 extension Scoreboard {
   /// `timeout TEAM`: the team's timeouts left go down by one, the game clock (the main
   /// clock) stops with the clocks that follow it, and the timeout clock starts from its
-  /// start time. One change, for `undo` (which stops the timeout clock again).
+  /// start time. One change, for `undo` (which stops the timeout clock again); an entry
+  /// being typed is dropped.
   ///
   /// - Throws: `ScoreboardError.unknownTeam` when no field counts the team's timeouts,
   ///   `.noTimeoutLeft` when it has none (the field flashes).
@@ -115,9 +116,8 @@ extension Scoreboard {
       refuse(index, at: now, events: &events)
       throw ScoreboardError.noTimeoutLeft(team)
     }
-    if session?.field == index {
-      cancelSession(events: &events)
-    }
+    // An entry being typed (into the count, or a clock the timeout sets) is dropped.
+    cancelSession(events: &events)
     var changes = assign(
       CollectionOfOne((field: index, value: values[index] - 1)), events: &events)
     if let game = spec.mainClock {

@@ -129,9 +129,14 @@ public struct PairedDevices: Equatable, Sendable {
     }
     for (offset, line) in lines.enumerated().dropFirst() where !line.isEmpty {
       let words = line.split(separator: " ")
+      // The fields: `*` for every one, else names separated by commas.
+      let fields =
+        words.count == 5 && words[2] != "*"
+        ? words[2].split(separator: ",", omittingEmptySubsequences: false) : []
       guard words.count == 5, words[0].count <= Self.nameLimit,
         words[0].unicodeScalars.allSatisfy(Self.isNameCharacter), words[0] != "all",
         words[1].count == 64, Hex.bytes(words[1]) != nil,
+        fields.allSatisfy({ !$0.isEmpty && $0.unicodeScalars.allSatisfy(Self.isNameCharacter) }),
         let pairedAt = Int64(words[3]), let lastSeen = Int64(words[4])
       else {
         throw Problem(
@@ -142,10 +147,10 @@ public struct PairedDevices: Equatable, Sendable {
       guard !devices.contains(where: { $0.name == words[0] }) else {
         throw Problem(description: "line \(offset + 1): a second device named '\(words[0])'")
       }
-      let fields = words[2] == "*" ? nil : words[2].split(separator: ",").map(String.init)
       devices.append(
         Device(
-          name: String(words[0]), tokenHash: words[1].lowercased(), fields: fields,
+          name: String(words[0]), tokenHash: words[1].lowercased(),
+          fields: words[2] == "*" ? nil : fields.map(String.init),
           pairedAt: pairedAt, lastSeen: lastSeen))
     }
   }

@@ -90,6 +90,13 @@ private let zeros = String(repeating: "0", count: 64)
       ("scoreboardd-devices 1\n" + badName + "\n", "line 2: not a device: '" + badName + "'"))
     let twice: String = "a " + hash + " * 1 2\n"
     cases.append(("scoreboardd-devices 1\n" + twice + twice, "line 3: a second device named 'a'"))
+    // Fields that are no names: a `*` among them (which read back as every field), an
+    // empty one, a byte that is not UTF-8.
+    for fields in ["*,", "home,,away", ",", "sho\u{FFFD},game"] {
+      let line: String = "a " + hash + " " + fields + " 1 2"
+      cases.append(
+        ("scoreboardd-devices 1\n" + line + "\n", "line 2: not a device: '" + line + "'"))
+    }
     let bell: String = " " + hash + " * 1 2"
     cases.append(
       (
