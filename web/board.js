@@ -54,7 +54,7 @@
   }
 
   /* The cells of display `display` now: the frame's, with each running clock's cells
-     worked out here from its published start. */
+     (and the penalties that run with it) worked out here from its published start. */
   function cellsOf(display, frame, texts, state) {
     var list = frame.cells.map(function (bits) {
       return {bits: bits & 0x7f, dot: (bits & 0x80) !== 0, colon: false};
@@ -65,8 +65,12 @@
     });
     layout.fields.forEach(function (field) {
       var entry = state.fields[field.name];
-      if (field.display !== display.name || field.kind !== 'clock' || !entry ||
-          !entry.clock || !entry.clock.running) return;
+      if (field.display !== display.name || !entry) return;
+      // Penalties run with their game clock.
+      var clock = field.kind === 'clock' ? entry.clock :
+        field.kind === 'penalties' && entry.game_clock && state.fields[entry.game_clock] ?
+          state.fields[entry.game_clock].clock : null;
+      if (!clock || !clock.running) return;
       var shown = Scoreboard.cells(texts[field.name] || '');
       while (shown.length < field.digits) shown.unshift({bits: 0, dot: false, colon: false});
       shown = shown.slice(shown.length - field.digits);

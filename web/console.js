@@ -248,8 +248,8 @@
     var head = make('h2', null, field.label), note = make('span', 'note');
     head.appendChild(note);
     section.appendChild(head);
-    var cells = make(kind === 'list' ? 'div' : 'button', 'cells');
-    if (kind !== 'list') cells.setAttribute('aria-label', field.label + (writable ? ': type' : ''));
+    var cells = make(kind === 'list' || kind === 'penalties' ? 'div' : 'button', 'cells');
+    if (kind !== 'list' && kind !== 'penalties') cells.setAttribute('aria-label', field.label + (writable ? ': type' : ''));
     if (!writable) cells.setAttribute('aria-disabled', 'true');
     var view = {field: field, section: section, cells: cells, writable: writable, count: 0};
     setCells(view, field.digits);
@@ -260,6 +260,10 @@
       row.className = 'row clock-buttons';
       if (field.follows) note.textContent = 'runs with ' + labelOf(field.follows);
       if (writable) clockButtons(view, row);
+    } else if (kind === 'penalties') {
+      section.insertBefore(cells, row);
+      cells.setAttribute('aria-disabled', 'true');
+      if (writable) penaltyButtons(view, row);
     } else if (kind === 'list') {
       row.appendChild(cells);
       var picker = make('div', 'picker');
@@ -290,6 +294,39 @@
       line.appendChild(make('button', 'reset', '\u21ba ' + timeText(ms, field.minutes), 'reset', String(ms)));
     });
     if (resets.length) view.section.appendChild(line);
+  }
+
+  /* A penalty is given here: the player (the phone's number pad, with its Done key), one
+     of the field's lengths, Give; End ends the player's penalty now. */
+  function penaltyButtons(view, row) {
+    var field = view.field;
+    view.player = make('input', 'player');
+    view.player.type = 'text';
+    view.player.setAttribute('inputmode', 'numeric');
+    view.player.setAttribute('pattern', '[0-9]*');
+    view.player.setAttribute('enterkeyhint', 'done');
+    view.player.setAttribute('maxlength', String(field.player_digits));
+    view.player.setAttribute('placeholder', 'No.');
+    view.player.setAttribute('aria-label', field.label + ': player');
+    row.appendChild(view.player);
+    var picker = make('div', 'picker');
+    (field.lengths_ms || []).forEach(function (ms, index) {
+      var pick = make('button', 'pick' + (index === 0 ? ' picked' : ''), timeText(ms, true), 'length', String(ms));
+      picker.appendChild(pick);
+    });
+    view.length = (field.lengths_ms || [120000])[0];
+    row.appendChild(picker);
+    var actions = make('div', 'row'), give = make('button', 'reset', 'Give', 'penalty-add');
+    actions.appendChild(give);
+    // The number pad's Done gives the penalty.
+    on(view.player, 'keydown', function (event) {
+      if (event.key === 'Enter' || event.keyCode === 13) {
+        event.preventDefault();
+        onPenaltyClick(view, give);
+      }
+    });
+    actions.appendChild(make('button', 'reset', 'End', 'penalty-end'));
+    view.section.appendChild(actions);
   }
 
   function labelOf(name) {
@@ -368,6 +405,7 @@
       return;
     }
     var name = view.field.name, value = button.getAttribute('data-value');
+    if (view.field.kind === 'penalties') return onPenaltyClick(view, button);
     var line = {
       'plus': 'add ' + name + ' +1', 'minus': 'add ' + name + ' -1', 'pick': 'set ' + name + ' ' + value,
       'start-stop': 'start-stop ' + name, 'adjust-up': 'adjust ' + name + ' +1',
@@ -376,6 +414,23 @@
       'timeout': 'timeout ' + value
     }[button.getAttribute('data-action')];
     if (line) command(line, name);
+  }
+
+  function onPenaltyClick(view, button) {
+    var action = button.getAttribute('data-action'), field = view.field;
+    if (action === 'length') {
+      view.length = Number(button.getAttribute('data-value'));
+      var picks = view.section.querySelectorAll('[data-action="length"]');
+      for (var i = 0; i < picks.length; i++) toggle(picks[i], 'picked', picks[i] === button);
+      return;
+    }
+    var player = view.player.value.replace(/^\s+|\s+$/g, '');
+    if (!/^[0-9]+$/.test(player)) return say('Type the player\'s number first.', 'info');
+    var line = action === 'penalty-add' ?
+      'penalty add ' + field.team + ' ' + player + ' ' + timeText(view.length, true) :
+      'penalty end ' + field.team + ' ' + player;
+    command(line, field.name);
+    view.player.value = '';
   }
 
   // MARK: - Entries, as the keypad types them: type-over or calculator-style
@@ -391,7 +446,8 @@
       $('page').scrollTop = 0;
       return say('Pair this phone to change the board.', 'info');
     }
-    if (field.kind === 'list' || !entry) return;  // a list is picked from its buttons
+    // A list is picked from its buttons, a penalty given with its own.
+    if (field.kind === 'list' || field.kind === 'penalties' || !entry) return;
     var typed = {view: view, field: field, mode: field.entry === 'overwrite' ? 'overwrite' : 'shift',
       cursor: 0, fresh: true};
     if (field.kind === 'clock') {

@@ -130,11 +130,38 @@
           var ms = down ? clock.time_at_start_ms - elapsed : clock.time_at_start_ms + elapsed;
           ms = down ? Math.max(ms, clock.end_ms) : Math.min(ms, clock.end_ms || ms);
           result[field.name] = clockText(ms, field, down);
+        } else if (field.kind === 'penalties' && entry.penalties) {
+          result[field.name] = penaltyText(field, entry, now);
         } else {
           result[field.name] = entry.shown;
         }
       });
       return result;
+    }
+
+    /* A penalties field's slots at `now`: serving penalties run down with the game time
+       played since the state was published (the game clock's running time, up to its
+       end), each slot the player and M:SS, as the board's digits show them. */
+    function penaltyText(field, entry, now) {
+      var game = entry.game_clock && state.fields[entry.game_clock];
+      var clock = game && game.clock, played = 0;
+      if (clock && clock.running && clock.started_at_ms !== null) {
+        var left = clock.counts === 'down' ? clock.time_ms - clock.end_ms : clock.end_ms - clock.time_ms;
+        played = Math.min(Math.max(now - state.published_at_ms, 0), Math.max(left, 0));
+      }
+      var text = '', shown = 0, slotWidth = field.player_digits + field.time_digits;
+      entry.penalties.forEach(function (penalty) {
+        var ms = penalty.state === 'serving' ? penalty.remaining_ms - played : penalty.remaining_ms;
+        if (shown === field.slots || ms <= 0) return;
+        var seconds = Math.ceil(ms / 1000), player = String(penalty.player);
+        var time = Math.floor(seconds / 60) + ':' + pad(seconds % 60, 2);
+        while (player.length < field.player_digits) player = ' ' + player;
+        while (time.length < field.time_digits + 1) time = ' ' + time;
+        text += player + time;
+        shown += 1;
+      });
+      for (; shown < field.slots; shown++) text += new Array(slotWidth + 1).join(' ');
+      return text;
     }
 
     function draw() {

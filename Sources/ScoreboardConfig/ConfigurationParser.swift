@@ -92,6 +92,7 @@ struct ConfigurationParser {
     resolveTeamFoulPeriods(of: &fields, fieldNames: fieldSections.map(\.name))
     reportPeriodLengths(of: fields)
     reportTimeouts(of: fields, fieldNames: fieldSections.map(\.name))
+    reportPenalties(of: fields, fieldNames: fieldSections.map(\.name))
     let setsParser = SetsSectionParser(
       fields: Dictionary(uniqueKeysWithValues: fields.map { ($0.spec.name, $0.spec) }),
       fieldNames: fieldSections.map(\.name))
@@ -230,10 +231,15 @@ struct ConfigurationParser {
         line: first.lengthsLine, sectionTitle: first.section, key: "lengths")
       return
     }
-    if format.direction == .up {
+    if format.direction == .up,
+      let other = first.spec.periodLengths?.first(where: { $0 != format.length })
+    {
+      // Counting up, a period starts at 0:00 and ends where the clock stops, its length.
+      let stop = ClockText.text(format.length, tenths: false, minutes: true)
       report(
-        "the game clock [field \(game.name)] counts up, from 0:00 in every period; lengths "
-          + "are for a clock that counts down", line: first.lengthsLine,
+        "the game clock [field \(game.name)] counts up, from 0:00 to its length, \(stop), in "
+          + "every period; expected \(stop) for each period, found "
+          + ClockText.text(other, tenths: false, minutes: true), line: first.lengthsLine,
         sectionTitle: first.section, key: "lengths")
     } else if let longest = first.spec.periodLengths?.max(), longest > format.length {
       let most = ClockText.text(format.length, tenths: false, minutes: true)
@@ -283,6 +289,58 @@ struct ConfigurationParser {
         report(
           problem, line: field.timeoutClockLine, sectionTitle: field.section,
           key: "timeout-clock")
+      }
+    }
+  }
+
+  /// Checks each penalties field: its team is its own, its clock is a clock (or the board
+  /// has a game clock), and the field a power-play goal is scored on is a number field.
+  private mutating func reportPenalties(
+    of fields: [FieldSectionParser.Field], fieldNames: [String]
+  ) {
+    let spec = ScoreboardSpec(fields: fields.map(\.spec), displays: [])
+    var teams: [String: String] = [:]
+    for field in fields {
+      guard case .penalties(let format) = field.spec.kind else { continue }
+      if let other = teams[format.team] {
+        report(
+          "field '\(other)' keeps the penalties of '\(format.team)' already",
+          line: field.teamLine, sectionTitle: field.section, key: "team")
+      }
+      teams[format.team] = teams[format.team] ?? field.spec.name
+      if let name = format.clock {
+        var problem: String?
+        if let clock = spec.field(named: name) {
+          if clock.clockFormat == nil {
+            problem = "field '\(name)' is not a clock (type = clock)"
+          }
+        } else if !fieldNames.contains(name) {
+          problem = suggestions.unknownNameMessage(kind: .field, name: name, known: fieldNames)
+        }
+        if let problem {
+          report(problem, line: field.clockLine, sectionTitle: field.section, key: "clock")
+        }
+      } else if spec.mainClock == nil {
+        report(
+          "penalties count the game clock's running time, and the board has no clock; add a "
+            + "[field game] with type = clock", line: field.positionLine,
+          sectionTitle: field.section, key: "type")
+      }
+      if let name = format.endsOnGoalOf {
+        var problem: String?
+        if let scored = spec.field(named: name) {
+          if case .number = scored.kind {
+          } else {
+            problem = "field '\(name)' is not a number field; goals are counted by number fields"
+          }
+        } else if !fieldNames.contains(name) {
+          problem = suggestions.unknownNameMessage(kind: .field, name: name, known: fieldNames)
+        }
+        if let problem {
+          report(
+            problem, line: field.endsOnGoalOfLine, sectionTitle: field.section,
+            key: "ends-on-goal-of")
+        }
       }
     }
   }

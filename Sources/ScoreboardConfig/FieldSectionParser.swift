@@ -20,6 +20,11 @@ struct FieldSectionParser {
     /// The lines of `timeouts-of` and `timeout-clock`, for a field of timeouts left.
     var timeoutsOfLine: Int = 0
     var timeoutClockLine: Int = 0
+    /// The lines of `clock` and `ends-on-goal-of`, for a penalties field.
+    var clockLine: Int = 0
+    var endsOnGoalOfLine: Int = 0
+    /// The line of `team`, for a penalties field.
+    var teamLine: Int = 0
     /// `resets-at` as written, and its line: the period field's values, read once the
     /// period field is known.
     var resetsAt: (text: String, line: Int)?
@@ -30,7 +35,14 @@ struct FieldSectionParser {
     "label", "display", "position", "digits", "values", "min", "max", "placeholder", "entry",
     "commit-on-last-digit", "default", "type", "length", "count", "tenths-below", "resets",
     "follows", "blank-when-less-game-time", "bonus", "period", "resets-at", "lengths",
-    "timeouts-of", "timeout-clock",
+    "timeouts-of", "timeout-clock", "team", "clock", "serving", "slots", "player-digits",
+    "time-digits", "ends-on-goal-of", "minor",
+  ]
+
+  /// The keys only penalties fields have (`lengths` too, which is the lengths offered).
+  static let penaltyKeys = [
+    "team", "clock", "serving", "slots", "player-digits", "time-digits", "ends-on-goal-of",
+    "minor",
   ]
 
   /// The keys only clocks have.
@@ -40,7 +52,7 @@ struct FieldSectionParser {
 
   /// What `type` names.
   private enum FieldType {
-    case number, list, clock, shotClock
+    case number, list, clock, shotClock, penalties
   }
 
   /// The keys only number fields have.
@@ -129,7 +141,7 @@ struct FieldSectionParser {
       "type",
       names: [
         ("number", FieldType.number), ("list", .list), ("clock", .clock),
-        ("shot-clock", .shotClock),
+        ("shot-clock", .shotClock), ("penalties", .penalties),
       ])
     let content: Content?
     switch type ?? (reader.entry("values") == nil ? .number : .list) {
@@ -139,7 +151,12 @@ struct FieldSectionParser {
       content = clockContent(role: .game, digits: digits, reader: &reader)
     case .shotClock:
       content = clockContent(role: .shot, digits: digits, reader: &reader)
+    case .penalties:
+      content = penaltiesContent(digits: digits, reader: &reader)
     case .number, .list:
+      for key in Self.penaltyKeys where reader.entry(key) != nil {
+        reader.report("applies only to penalties fields (type = penalties)", key: key)
+      }
       for key in Self.clockKeys where reader.entry(key) != nil {
         reader.report("applies only to clocks (type = clock or shot-clock)", key: key)
       }
@@ -170,7 +187,8 @@ struct FieldSectionParser {
       spec: spec, section: reader.section.title, positionLine: reader.line(of: "position"),
       followsLine: reader.line(of: "follows"), lengthsLine: reader.line(of: "lengths"),
       periodLine: reader.line(of: "period"), timeoutsOfLine: reader.line(of: "timeouts-of"),
-      timeoutClockLine: reader.line(of: "timeout-clock"),
+      timeoutClockLine: reader.line(of: "timeout-clock"), clockLine: reader.line(of: "clock"),
+      endsOnGoalOfLine: reader.line(of: "ends-on-goal-of"), teamLine: reader.line(of: "team"),
       resetsAt: reader.entry("resets-at").map { ($0.value, $0.line) })
   }
 
@@ -224,6 +242,85 @@ struct FieldSectionParser {
         key: "resets-at")
     }
     return TeamFoulRules(bonus: bonus, period: period)
+  }
+
+  /// A penalties field's format and width: the team, the clock (checked once every field
+  /// is read), how many serve at once, the slots shown (each `player-digits` and
+  /// `time-digits` cells), the lengths offered, and what a power-play goal ends.
+  private func penaltiesContent(digits: Int?, reader: inout SectionReader) -> Content? {
+    let own = ["label", "display", "position", "type", "digits", "lengths"] + Self.penaltyKeys
+    for key in Self.keys where !own.contains(key) && reader.entry(key) != nil {
+      reader.report(
+        "applies to \(Self.clockKeys.contains(key) ? "clocks" : "number and list fields"), not "
+          + "to penalties (their cells are slots: player-digits and time-digits each)", key: key)
+    }
+    reader.require("team")
+    var team = reader.text("team", expected: "the team's name in penalty add TEAM (home)")
+    if let name = team, name.words().count != 1 {
+      reader.report(
+        "expected one word, the team's name in penalty add TEAM, found \(Listing.found(name))",
+        key: "team")
+      team = nil
+    }
+    let clock = reader.text("clock", expected: "the name of the game clock")
+    let serving = reader.integer("serving", in: 1...9) ?? 2
+    let slots = reader.integer("slots", in: 1...9) ?? 2
+    let playerDigits = reader.integer("player-digits", in: 1...3) ?? 2
+    let timeDigits = reader.integer("time-digits", in: 3...4) ?? 3
+    let longest: Duration = timeDigits == 4 ? ClockFormat.longest : .seconds(599)
+    let longestText = ClockText.text(longest, tenths: false, minutes: true)
+    var lengths: [Duration] = [.seconds(120)]
+    if let text = reader.text("lengths", expected: "penalty lengths, such as 2:00 5:00") {
+      lengths = []
+      for word in text.words() {
+        guard let time = ClockText.parse(word), time > .zero, time <= longest,
+          time.nanoseconds % 1_000_000_000 == 0
+        else {
+          reader.report(
+            "expected the penalty lengths the keypad offers, whole seconds up to \(longestText) "
+              + "(time-digits = \(timeDigits)), such as 2:00 5:00, found \(Listing.found(word))",
+            key: "lengths")
+          return nil
+        }
+        lengths.append(time)
+      }
+    }
+    let endsOnGoalOf = reader.text(
+      "ends-on-goal-of", expected: "the other team's score field, such as away")
+    var minor: Duration?
+    if let text = reader.text("minor", expected: "a penalty length, such as 2:00") {
+      if let time = ClockText.parse(text), time > .zero, time <= longest {
+        minor = time
+      } else {
+        reader.report(
+          "expected the length of the penalty a power-play goal ends, such as 2:00, found "
+            + Listing.found(text), key: "minor")
+      }
+    }
+    if endsOnGoalOf != nil, minor == nil, reader.entry("minor") == nil {
+      reader.report(
+        "needs 'minor', the length of the penalty a power-play goal ends (such as minor = 2:00)",
+        key: "ends-on-goal-of")
+    }
+    if minor != nil, endsOnGoalOf == nil {
+      reader.report(
+        "needs 'ends-on-goal-of', the other team's score field (such as ends-on-goal-of = "
+          + "away)", key: "minor")
+    }
+    let width = slots * (playerDigits + timeDigits)
+    if let digits, digits != width {
+      reader.report(
+        "a penalties field's cells are its slots: \(slots) of \(playerDigits) + \(timeDigits) "
+          + "cells make \(width); leave 'digits' out, or set slots, player-digits and "
+          + "time-digits", key: "digits")
+    }
+    guard let team, !reader.hasErrors else { return nil }
+    return Content(
+      kind: .penalties(
+        PenaltyFormat(
+          team: team, clock: clock, serving: serving, slots: slots, playerDigits: playerDigits,
+          timeDigits: timeDigits, lengths: lengths, endsOnGoalOf: endsOnGoalOf, minor: minor)),
+      width: width, defaultValue: 0)
   }
 
   /// A clock's format and width: `digits` (4 for a game clock's `MM:SS`, 2 for a shot

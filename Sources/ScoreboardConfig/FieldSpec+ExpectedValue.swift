@@ -9,6 +9,8 @@ extension FieldSpec {
     case .list(let values): "one of the values \(Listing.joined(values))"
     case .clock(let format):
       "\(ClockText.expected) up to \(ClockText.text(format.length, tenths: false, minutes: format.role == .game))"
+    case .penalties(let format):
+      "a penalty, given with 'penalty add \(format.team) PLAYER M:SS'"
     }
   }
 }

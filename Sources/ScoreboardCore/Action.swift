@@ -68,6 +68,8 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
   /// A timeout for a team: its timeouts left go down by one, the game clock stops and
   /// the timeout clock starts from its length; one `undo` takes it all back.
   case timeout(team: String)
+  /// Give, end or take off a team's penalty.
+  case penalty(PenaltyAction)
 
   /// The kind of an action, named by its first word (`add` for `add home +1`; `up` and
   /// `down` are `add`).
@@ -81,6 +83,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case pair
     case nextPeriod = "next-period"
     case timeout
+    case penalty
   }
 
   /// This action's kind.
@@ -108,6 +111,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case .pair: .pair
     case .nextPeriod: .nextPeriod
     case .timeout: .timeout
+    case .penalty: .penalty
     }
   }
 
@@ -143,6 +147,7 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
     case .pair: "pair"
     case .nextPeriod: "next-period"
     case .timeout(let team): "timeout \(team)"
+    case .penalty(let action): action.description
     }
   }
 
@@ -151,13 +156,14 @@ public enum Action: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The forms an action can take, for help texts and error messages.
-  public static let syntax = [
-    "digit 0-9", "backspace", "commit", "cancel", "next", "previous", "select FIELD",
-    "add [FIELD] +N|-N", "up", "down", "set FIELD VALUE", "undo", "reset",
-    "brightness up|down|+N|-N|0-15", "blank [on|off]", "start [CLOCK]", "stop [CLOCK]",
-    "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",
-    "horn [HORN]", "pair", "next-period", "timeout TEAM",
-  ]
+  public static let syntax =
+    [
+      "digit 0-9", "backspace", "commit", "cancel", "next", "previous", "select FIELD",
+      "add [FIELD] +N|-N", "up", "down", "set FIELD VALUE", "undo", "reset",
+      "brightness up|down|+N|-N|0-15", "blank [on|off]", "start [CLOCK]", "stop [CLOCK]",
+      "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",
+      "horn [HORN]", "pair", "next-period", "timeout TEAM",
+    ] + PenaltyAction.syntax
 
   private static func signed(_ value: Int) -> String {
     value < 0 ? "\(value)" : "+\(value)"
@@ -214,6 +220,8 @@ extension Action {
         throw ActionSyntaxError(description: "'timeout' takes a team, as in 'timeout home'")
       }
       self = .timeout(team: arguments[0])
+    case "penalty":
+      self = .penalty(try PenaltyAction(parsing: arguments))
     case "select":
       guard arguments.count == 1 else {
         throw ActionSyntaxError(description: "'select' takes a field name, as in 'select home'")

@@ -22,6 +22,9 @@ public enum ControlEvent: Hashable, Sendable {
   case clock(field: String, change: ClockChange, time: String)
   /// A horn began (true) or stopped (false) sounding.
   case horn(name: String, sounding: Bool)
+  /// A team's penalty was added, started, ended, went back to waiting or was removed;
+  /// `length` is its length (`2:00`).
+  case penalty(team: String, player: Int, length: String, change: ScoreboardEvent.PenaltyChange)
 
   /// What happened to a clock.
   public enum ClockChange: String, Hashable, Sendable {
@@ -63,6 +66,10 @@ public enum ControlEvent: Hashable, Sendable {
       self = .editing(field: name)
     case .editingEnded(let name, let committed):
       self = .editingEnded(field: name, committed: committed)
+    case .penaltyChanged(let team, let player, let length, let change):
+      self = .penalty(
+        team: team, player: player, length: ClockText.text(length, tenths: false, minutes: true),
+        change: change)
     case .editingChanged, .refused, .focusChanged, .resetArmed:
       return nil
     }
@@ -83,6 +90,8 @@ public enum ControlEvent: Hashable, Sendable {
     case .stateFile(let saved): "event state-file \(saved ? "saved" : "failing")"
     case .clock(let field, let change, let time): "event clock \(field) \(change.rawValue) \(time)"
     case .horn(let name, let sounding): "event horn \(name) \(sounding ? "on" : "off")"
+    case .penalty(let team, let player, let length, let change):
+      "event penalty \(team) \(player) \(length) \(change.rawValue)"
     }
   }
 

@@ -19,6 +19,8 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
   case nextPeriod
   /// A timeout for a team (`Action.timeout`).
   case timeout(team: String)
+  /// Give, end or take off a team's penalty (`Action.penalty`).
+  case penalty(PenaltyAction)
   /// Reset every field to its default at once: unlike a keypad's reset key, one request
   /// is enough.
   case reset
@@ -53,7 +55,8 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
   /// The commands with their arguments, as `help` lists them.
   public static let syntax = [
     "status", "get FIELD", "set FIELD VALUE", "add FIELD +N|-N", "press KEY [KEYPAD]", "undo",
-    "next-period", "timeout TEAM", "reset", "brightness 0-15|up|down|+N|-N", "blank on|off",
+    "next-period", "timeout TEAM", "penalty add TEAM PLAYER M:SS",
+    "penalty end|remove TEAM PLAYER", "reset", "brightness 0-15|up|down|+N|-N", "blank on|off",
     "start [CLOCK]",
     "stop [CLOCK]",
     "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",
@@ -77,6 +80,7 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     case .undo: "undo"
     case .nextPeriod: "next-period"
     case .timeout(let team): "timeout \(team)"
+    case .penalty(let action): action.description
     case .reset: "reset"
     case .brightness(.by(1)): "brightness up"
     case .brightness(.by(-1)): "brightness down"
@@ -129,6 +133,12 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
     case "timeout":
       try expect(1, "'timeout' takes a team, as in 'timeout home'")
       self = .timeout(team: arguments[0])
+    case "penalty":
+      do {
+        self = .penalty(try PenaltyAction(parsing: arguments))
+      } catch {
+        throw ControlSyntaxError(description: error.description)
+      }
     case "reset": self = try noArguments(.reset)
     case "watch": self = try noArguments(.watch)
     case "help": self = try noArguments(.help)

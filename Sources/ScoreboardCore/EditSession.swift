@@ -11,6 +11,9 @@ public struct EditSession: Hashable, Sendable {
     case shift(digits: [Int], fresh: Bool)
     /// A list field: the index of the value on show.
     case list(index: Int)
+    /// A penalty being given on a penalties field: the player's number typed so far (most
+    /// significant digit first) and the index of the length chosen among the field's.
+    case penalty(player: [Int], length: Int)
 
     /// The entry a session on `field` starts with when it holds `value`: the value's
     /// digits with the cursor on the left cell, the value to be replaced by the first
@@ -30,6 +33,8 @@ public struct EditSession: Hashable, Sendable {
         return .list(index: value)
       case .clock(let format):
         return start(format, time: .seconds(value))
+      case .penalties:
+        return .penalty(player: [], length: 0)
       }
     }
 
@@ -66,7 +71,7 @@ public struct EditSession: Hashable, Sendable {
     switch entry {
     case .overwrite(let cells, _): digits = cells.map { $0 ?? 0 }
     case .shift(let typed, _): digits = typed
-    case .list: return nil
+    case .list, .penalty: return nil
     }
     let whole = format.wholeSecondDigits
     guard digits.count <= whole + 1 else { return nil }
@@ -95,6 +100,7 @@ public struct EditSession: Hashable, Sendable {
     case .overwrite(let cells, _): Self.number(cells.map { $0 ?? 0 })
     case .shift(let digits, _): Self.number(digits)
     case .list(let index): index
+    case .penalty(let player, _): Self.number(player)
     }
   }
 
@@ -103,6 +109,7 @@ public struct EditSession: Hashable, Sendable {
     switch entry {
     case .overwrite(let cells, let cursor): cursor + max(width - cells.count, 0)
     case .shift, .list: width - 1
+    case .penalty(_, _): width - 1
     }
   }
 

@@ -9,6 +9,9 @@ public struct FieldSpec: Hashable, Sendable {
     /// A game clock or a shot clock: its time is in `Scoreboard.clocks`, not in
     /// `Scoreboard.values`.
     case clock(ClockFormat)
+    /// A team's penalties, each a player number and its time left: their list is in
+    /// `Scoreboard.penalties`, not in `Scoreboard.values`.
+    case penalties(PenaltyFormat)
   }
 
   /// The field's name in the configuration, keymaps and the control socket (`home`).
@@ -67,7 +70,7 @@ public struct FieldSpec: Hashable, Sendable {
     switch kind {
     case .number(let format): format.minimum...format.maximum
     case .list(let values): 0...(values.count - 1)
-    case .clock: 0...0
+    case .clock, .penalties: 0...0
     }
   }
 
@@ -81,7 +84,7 @@ public struct FieldSpec: Hashable, Sendable {
     switch kind {
     case .number: String(value)
     case .list(let values): values.indices.contains(value) ? values[value] : "?"
-    case .clock: ""
+    case .clock, .penalties: ""
     }
   }
 
@@ -97,7 +100,7 @@ public struct FieldSpec: Hashable, Sendable {
     case .list(let values):
       return values.firstIndex(of: text)
         ?? values.firstIndex(where: { $0.lowercased() == text.lowercased() })
-    case .clock:
+    case .clock, .penalties:
       return nil
     }
   }

@@ -20,6 +20,22 @@ public enum Renderer {
         continue
       }
       let field = fields[index]
+      if case .penalties = field.kind {
+        let shown = penaltyRendering(of: board, field: index, at: now)
+        for (offset, cell) in shown.cells.enumerated()
+        where cells.indices.contains(field.position + offset) {
+          cells[field.position + offset] = cell
+        }
+        colons =
+          (colons ?? [])
+          + shown.colons.map { $0 + field.position }.filter {
+            $0 < display.cellCount
+          }
+        if withTexts {
+          texts[field.name] = text(for: shown.cells, colons: shown.colons)
+        }
+        continue
+      }
       let shown = fieldRendering(of: board, field: index, at: now)
       for (offset, cell) in shown.cells.enumerated() {
         let position = field.position + offset
@@ -109,11 +125,16 @@ public enum Renderer {
   /// The text cells stand for, as the font reads them, with a `:` for the decimal point
   /// of cell `colon`.
   static func text(for cells: [Segments], colon: Int?) -> String {
+    text(for: cells, colons: colon.map { [$0] } ?? [])
+  }
+
+  /// The text cells stand for, with a `:` for the decimal point of each cell in `colons`.
+  static func text(for cells: [Segments], colons: [Int]) -> String {
     var text = ""
     for (index, cell) in cells.enumerated() {
       text.append(SegmentFont.character(for: cell) ?? "?")
       if cell.contains(.dp) {
-        text.append(index == colon ? ":" : ".")
+        text.append(colons.contains(index) ? ":" : ".")
       }
     }
     return text
@@ -192,6 +213,10 @@ public enum Renderer {
       guard !board.clockIsBlank(index, at: now) else { return dark }
       return clockCells(format, time: board.clockTime(index, at: now), width: field.width)
     }
+    if case .penalties = field.kind {
+      let shown = penaltyRendering(of: board, field: index, at: now)
+      return (shown.cells, shown.colons.first)
+    }
     return (valueCells(field, value: board.values[index]), nil)
   }
 
@@ -212,7 +237,7 @@ public enum Renderer {
 
   /// The cells of a time's text (`12:00`, `53.8`): a digit per cell, `:` and `.` as the
   /// point of the cell before; the cell before the `:`.
-  private static func timeCells(_ text: String) -> (cells: [Segments], colon: Int?) {
+  static func timeCells(_ text: String) -> (cells: [Segments], colon: Int?) {
     var cells: [Segments] = []
     var colon: Int?
     for character in text {
@@ -232,7 +257,7 @@ public enum Renderer {
 
   /// `cells` right-aligned in `width` cells (the leftmost left out when too many), with
   /// the colon's cell moved along.
-  private static func rightAligned(_ cells: [Segments], colon: Int?, width: Int)
+  static func rightAligned(_ cells: [Segments], colon: Int?, width: Int)
     -> (cells: [Segments], colon: Int?)
   {
     let shift = width - cells.count
@@ -253,7 +278,7 @@ public enum Renderer {
     switch session.entry {
     case .overwrite(let cells, _): digits = cells
     case .shift(let typed, _): digits = typed.map { Optional($0) }
-    case .list: digits = []
+    case .list, .penalty: digits = []
     }
     var cells = digits.map { digit in digit.map(SegmentFont.digit) ?? .blank }
     var colon: Int?
@@ -294,6 +319,8 @@ public enum Renderer {
         + cells.suffix(field.width)
     case .clock(let format):
       return clockCells(format, time: .zero, width: field.width).cells
+    case .penalties:
+      return Array(repeating: .blank, count: field.width)
     }
   }
 
@@ -333,6 +360,8 @@ public enum Renderer {
         digits.map { Optional($0) }, width: field.width, placeholder: format.placeholder)
     case .list(let index):
       return valueCells(field, value: index)
+    case .penalty(let player, _):
+      return numberCells(player.map { Optional($0) }, width: field.width, placeholder: .blank)
     }
   }
 

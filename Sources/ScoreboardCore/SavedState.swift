@@ -5,7 +5,7 @@
 ///
 /// ```
 /// # scoreboardd state; written by scoreboardd, replaced atomically on every change
-/// version 1
+/// version 2
 /// brightness 8
 /// blank off
 /// field home 12
@@ -13,8 +13,17 @@
 /// boot 0f4c3a6e-8d1b-4c7e-9a55-2b6f1e0d9c31
 /// clock game 690123456789 running 81234567890123
 /// clock shot 24000000000 stopped
+/// played game 1200000000000
+/// penalty home-penalties 17 120000000000 1325000000000
+/// penalty home-penalties 4 120000000000 1390000000000 1402500000000
 /// command desk-7 ok%20home%2013
 /// ```
+///
+/// A `played` line has a clock's game time played at its start time
+/// (`Scoreboard.playedBase`, nanoseconds), a `penalty` line one penalty of a penalties
+/// field, in the order given: the player, its length, the game time played when it was
+/// given and, for one ended early, when it ended (nanoseconds). Version 1 files, which
+/// have neither, still load.
 ///
 /// `command` lines are the ids of the last requests that came over MQTT with an id and
 /// their replies, oldest first (percent-encoded, each one word), so that a request the
@@ -29,7 +38,9 @@
 /// changed since the file was written.
 public struct SavedState: Hashable, Sendable {
   /// The version of the format that `encoded()` writes and `init(parsing:)` reads.
-  public static let version = 1
+  public static let version = 2
+  /// The versions `init(parsing:)` reads: 1 had no penalties.
+  public static let readableVersions = ["1", "2"]
 
   /// Each field's value as text (`12`, `OT`), by field name.
   public var values: [String: String]
@@ -44,6 +55,10 @@ public struct SavedState: Hashable, Sendable {
   public var bootID: String?
   /// The ids of the last requests carried out and their replies, oldest first.
   public var commandReplies: [CommandReply]
+  /// Each penalties field's penalties, in the order given, by field name.
+  public var penalties: [String: [Penalty]] = [:]
+  /// Each clock's game time played at its start time, by field name.
+  public var played: [String: Duration] = [:]
 
   /// The reply a request with an id got.
   public struct CommandReply: Hashable, Sendable {
@@ -78,9 +93,16 @@ public struct SavedState: Hashable, Sendable {
   public init(from board: Scoreboard, bootID: String? = nil) {
     var values: [String: String] = [:]
     var clocks: [String: ClockState] = [:]
+    var penalties: [String: [Penalty]] = [:]
+    var played: [String: Duration] = [:]
     for (index, field) in board.spec.fields.enumerated() {
       if let clock = board.clocks[index] {
         clocks[field.name] = clock
+        if board.playedBase[index] != .zero {
+          played[field.name] = board.playedBase[index]
+        }
+      } else if let list = board.penalties[index] {
+        penalties[field.name] = list
       } else {
         values[field.name] = field.text(of: board.values[index])
       }
@@ -88,6 +110,8 @@ public struct SavedState: Hashable, Sendable {
     self.init(
       values: values, brightness: board.brightness, isBlanked: board.isBlanked, clocks: clocks,
       bootID: bootID)
+    self.penalties = penalties
+    self.played = played
   }
 
   /// Sets `board`'s values, brightness and blanking from this state, without events or
@@ -95,10 +119,19 @@ public struct SavedState: Hashable, Sendable {
   ///
   /// - Returns: The names of the fields that were ignored because the board has no such
   ///   field or the value does not fit it; those fields keep their values.
-  public func apply(to board: inout Scoreboard) -> [String] {
+  /// Penalties are reported as they stand at `now`: no event comes for what happened to
+  /// them before.
+  public func apply(to board: inout Scoreboard, at now: Instant = .zero) -> [String] {
     var ignored = board.restore(values: values, brightness: brightness, isBlanked: isBlanked)
     for (name, clock) in clocks.sorted(by: { $0.key < $1.key })
     where !board.restoreClock(name, clock) {
+      ignored.append(name)
+    }
+    for (name, base) in played.sorted(by: { $0.key < $1.key }) {
+      board.restorePlayed(name, base: base)
+    }
+    for (name, list) in penalties.sorted(by: { $0.key < $1.key })
+    where !board.restorePenalties(name, list, at: now) {
       ignored.append(name)
     }
     return ignored
@@ -126,6 +159,17 @@ public struct SavedState: Hashable, Sendable {
     for (name, clock) in clocks.sorted(by: { $0.key < $1.key }) {
       let state = clock.startedAt.map { "running \($0.nanoseconds)" } ?? "stopped"
       lines.append("clock \(name) \(clock.time.nanoseconds) \(state)")
+    }
+    for (name, base) in played.sorted(by: { $0.key < $1.key }) {
+      lines.append("played \(name) \(base.nanoseconds)")
+    }
+    for (name, list) in penalties.sorted(by: { $0.key < $1.key }) {
+      for penalty in list {
+        let ended = penalty.endedAt.map { " \($0.nanoseconds)" } ?? ""
+        lines.append(
+          "penalty \(name) \(penalty.player) \(penalty.length.nanoseconds) "
+            + "\(penalty.givenAt.nanoseconds)\(ended)")
+      }
     }
     for command in Self.kept(commandReplies) {
       lines.append(
@@ -183,7 +227,14 @@ public struct SavedState: Hashable, Sendable {
       let named = (keyword == "field" || keyword == "clock") && words.count >= 3
       let key =
         named
-        ? "field \(words[1])" : keyword == "command" ? "command \(words.dropFirst())" : keyword
+        ? "field \(words[1])"
+        : keyword == "command" || keyword == "played" || keyword == "penalty"
+          ? "\(keyword) \(words.dropFirst())" : keyword
+      if keyword == "penalty" {
+        // A player may be given two penalties at once (a double minor as two).
+        try read(words, line: String(line), number: number)
+        continue
+      }
       if let firstLine = firstLines[key] {
         let problem: SavedStateError.Problem =
           named
@@ -209,7 +260,7 @@ public struct SavedState: Hashable, Sendable {
     switch words[0] {
     case "version":
       guard words.count == 2 else { throw bad("'version \(Self.version)'") }
-      guard words[1] == String(Self.version) else {
+      guard Self.readableVersions.contains(words[1]) else {
         throw SavedStateError(line: number, problem: .unknownVersion(words[1]))
       }
     case "brightness":
@@ -245,6 +296,27 @@ public struct SavedState: Hashable, Sendable {
       default:
         throw bad(usage)
       }
+    case "played":
+      guard words.count == 3, let base = Int64(words[2]) else {
+        throw bad("'played', a clock's name and nanoseconds")
+      }
+      played[words[1]] = .nanoseconds(base)
+    case "penalty":
+      let numbers = words.dropFirst(2).map { Int64($0) }
+      guard (5...6).contains(words.count), numbers.allSatisfy({ $0.map { $0 >= 0 } ?? false }),
+        let player = Int(exactly: numbers[0]!), player <= 999, numbers[1]! > 0
+      else {
+        throw bad(
+          "'penalty', a field's name, a player, and nanoseconds: the length, when it was "
+            + "given and, ended early, when it ended")
+      }
+      if penalties[words[1], default: []].count >= PenaltyFormat.maximumCount {
+        throw bad("at most \(PenaltyFormat.maximumCount) penalties a field")
+      }
+      penalties[words[1], default: []].append(
+        Penalty(
+          player: player, length: .nanoseconds(numbers[1]!), givenAt: .nanoseconds(numbers[2]!),
+          endedAt: numbers.count == 4 ? .nanoseconds(numbers[3]!) : nil))
     case "command":
       guard words.count == 3, let id = PercentEncoding.decode(words[1]),
         let reply = PercentEncoding.decode(words[2])
@@ -258,7 +330,9 @@ public struct SavedState: Hashable, Sendable {
         commandReplies.removeFirst()
       }
     default:
-      throw bad("'version', 'brightness', 'blank', 'field', 'boot', 'clock' or 'command'")
+      throw bad(
+        "'version', 'brightness', 'blank', 'field', 'boot', 'clock', 'played', 'penalty' or "
+          + "'command'")
     }
   }
 }

@@ -44,7 +44,8 @@ public struct SavedStateError: Error, Hashable, Sendable, CustomStringConvertibl
       case .missingVersion(nil):
         "expected 'version \(SavedState.version)' first, found the end of the file"
       case .unknownVersion(let version):
-        "unknown version \"\(version)\" (this program reads version \(SavedState.version))"
+        "unknown version \"\(version)\" (this program reads versions "
+          + SavedState.readableVersions.joined(separator: " and ") + ")"
       case .badLine(let text, let expected):
         "expected \(expected), found \"\(text)\""
       case .duplicateField(let name, let firstLine):

@@ -115,11 +115,16 @@ extension Scoreboard {
   // MARK: - Setting
 
   /// Sets clock `index` to `time` as one undoable change. A running clock keeps running
-  /// from `time`; a stopped one that follows a running clock starts.
+  /// from `time`; a stopped one that follows a running clock starts. `loading` a new
+  /// period (`reset-clock`), the game time played goes on from where it was; otherwise
+  /// the change is a correction, and the penalties counting the clock move with it.
   mutating func setClock(
-    _ index: Int, to time: Duration, at now: Instant, events: inout [ScoreboardEvent]
+    _ index: Int, to time: Duration, at now: Instant, events: inout [ScoreboardEvent],
+    loading: Bool = false
   ) {
-    if let change = assignClock(index, to: time, at: now, events: &events) {
+    if loading {
+      remember(loadClock(index, to: time, at: now, events: &events))
+    } else if let change = assignClock(index, to: time, at: now, events: &events) {
       remember([change])
     }
     if let leader = leaderIndex(of: index), clocks[leader]?.isRunning == true,
@@ -209,7 +214,7 @@ extension Scoreboard {
       if commits {
         commitSession(at: now, events: &events)
       }
-    case .list:
+    case .list, .penalty:
       break
     }
   }

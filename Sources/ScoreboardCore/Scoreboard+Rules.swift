@@ -57,8 +57,9 @@ extension Scoreboard {
 
 extension Scoreboard {
   /// `next-period`: moves the period field on; stops the game clock (the board's main
-  /// clock) and loads it with the new period's length; resets the clocks that follow it;
-  /// sets back what the rules set back at a period's start. One change, for `undo`; an
+  /// clock) and loads it with the new period's length (the game time played goes on, so
+  /// penalties carry over); resets the clocks that follow it; sets back what the rules
+  /// set back at a period's start; drops the penalties served. One change, for `undo`; an
   /// entry being typed is dropped.
   ///
   /// - Throws: `ScoreboardError.noPeriods` when no field counts the periods,
@@ -81,14 +82,22 @@ extension Scoreboard {
     {
       stopClock(game, at: now, events: &events)
       let start = format.direction == .up ? Duration.zero : length
-      if let change = assignClock(game, to: start, at: now, events: &events) {
-        changes.append(change)
-      }
+      changes += loadClock(game, to: start, at: now, events: &events)
       let leader = spec.fields[game].name
       for (index, follower) in spec.fields.enumerated() {
         guard let format = follower.clockFormat, format.follows == leader,
           let change = assignClock(index, to: format.startTime, at: now, events: &events)
         else { continue }
+        changes.append(change)
+      }
+    }
+    // The penalties served are done with.
+    for index in spec.fields.indices {
+      guard let list = penalties[index], let clock = penaltyClock(of: index) else { continue }
+      let times = penaltyTimes(index)
+      let played = played(clock, at: now)
+      let open = list.indices.filter { times[$0].phase(at: played) != .ended }.map { list[$0] }
+      if let change = assignPenalties(index, open, events: &events) {
         changes.append(change)
       }
     }
@@ -109,7 +118,7 @@ extension Scoreboard {
   {
     guard let index = spec.fields.firstIndex(where: { $0.timeouts?.team == team }) else {
       throw ScoreboardError.unknownTeam(
-        team, teams: spec.fields.compactMap { $0.timeouts?.team })
+        team, teams: spec.fields.compactMap { $0.timeouts?.team }, keeping: "timeouts")
     }
     let field = spec.fields[index]
     guard values[index] > field.valueRange.lowerBound else {

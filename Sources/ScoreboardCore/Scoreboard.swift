@@ -12,6 +12,13 @@ public struct Scoreboard: Sendable {
   public internal(set) var values: [Int]
   /// The state of each clock field, in `spec.fields` order; nil for other fields.
   public internal(set) var clocks: [ClockState?]
+  /// The penalties of each penalties field, in the order they were given, in
+  /// `spec.fields` order; nil for other fields.
+  public internal(set) var penalties: [[Penalty]?]
+  /// For each clock field, the game time played when it showed its start time
+  /// (`played(_:at:)` adds how far it is into its length): loading a new period moves it,
+  /// so the time played goes on; a correction does not, so penalties move with it.
+  public internal(set) var playedBase: [Duration]
   /// The state of each horn, in `spec.horns` order.
   public internal(set) var horns: [HornState]
   /// The index of the focused field.
@@ -38,6 +45,11 @@ public struct Scoreboard: Sendable {
     /// A clock started by a rule (a timeout's clock) from `time`; undone by stopping it
     /// and putting `time` back.
     case started(field: Int, time: Duration)
+    /// A team's penalties.
+    case penalties(field: Int, from: [Penalty], to: [Penalty])
+    /// A clock's game time played at its start time (`playedBase`), moved by loading a
+    /// new period.
+    case played(field: Int, from: Duration, to: Duration)
   }
 
   /// A scoreboard with every field at its default value.
@@ -45,6 +57,10 @@ public struct Scoreboard: Sendable {
     self.spec = spec
     values = spec.fields.map(\.defaultValue)
     clocks = spec.fields.map { field in field.clockFormat.map { ClockState(time: $0.startTime) } }
+    penalties = spec.fields.map { field in
+      if case .penalties = field.kind { [] } else { nil }
+    }
+    playedBase = spec.fields.map { _ in .zero }
     horns = spec.horns.map { _ in HornState() }
     brightness = min(max(spec.brightness, 0), Action.maximumBrightness)
   }
@@ -56,9 +72,19 @@ public struct Scoreboard: Sendable {
     return valueText(of: index, at: now)
   }
 
-  /// The value of field `index` as text: `12`, `OT`, a clock's `11:34.2` at `now`.
+  /// The value of field `index` as text: `12`, `OT`, a clock's `11:34.2` at `now`; a
+  /// penalties field's: its open penalties in the order they serve, each player and
+  /// time left (`17/1:32,4/2:00`), `-` for none.
   public func valueText(of index: Int, at now: Instant) -> String {
     let field = spec.fields[index]
+    if penaltyFormat(of: index) != nil {
+      let open = openPenalties(index, at: now).map { open in
+        let seconds = (open.remaining.nanoseconds + ClockText.second - 1) / ClockText.second
+        return "\(open.penalty.player)/"
+          + ClockText.text(.seconds(seconds), tenths: false, minutes: true)
+      }
+      return open.isEmpty ? "-" : open.joined(separator: ",")
+    }
     guard let format = field.clockFormat, let clock = clocks[index] else {
       return field.text(of: values[index])
     }
@@ -153,7 +179,9 @@ public struct Scoreboard: Sendable {
       } else if spec.fields[focus].clockFormat != nil {
         try adjustClock(focus, by: .seconds(amount), at: now, events: &events)
       } else {
-        change(field: focus, to: stepped(focus, from: values[focus], by: amount), events: &events)
+        change(
+          field: focus, to: stepped(focus, from: values[focus], by: amount), at: now,
+          events: &events)
       }
     case .add(let name?, let amount):
       let index = try fieldIndex(name)
@@ -163,7 +191,9 @@ public struct Scoreboard: Sendable {
       if spec.fields[index].clockFormat != nil {
         try adjustClock(index, by: .seconds(amount), at: now, events: &events)
       } else {
-        change(field: index, to: stepped(index, from: values[index], by: amount), events: &events)
+        change(
+          field: index, to: stepped(index, from: values[index], by: amount), at: now,
+          events: &events)
       }
     case .set(let name, let text):
       let index = try fieldIndex(name)
@@ -184,7 +214,7 @@ public struct Scoreboard: Sendable {
       if session?.field == index {
         cancelSession(events: &events)
       }
-      change(field: index, to: value, events: &events)
+      change(field: index, to: value, at: now, events: &events)
     case .undo:
       undo(at: now, events: &events)
     case .reset:
@@ -245,7 +275,7 @@ public struct Scoreboard: Sendable {
       if session?.field == index {
         cancelSession(events: &events)
       }
-      setClock(index, to: target, at: now, events: &events)
+      setClock(index, to: target, at: now, events: &events, loading: true)
     case .horn(let name):
       let index = try hornIndex(name)
       if horns[index].heldSince == nil {
@@ -260,7 +290,15 @@ public struct Scoreboard: Sendable {
       try nextPeriod(at: now, events: &events)
     case .timeout(let team):
       try takeTimeout(team, at: now, events: &events)
+    case .penalty(.add(let team, let player, let length)):
+      try addPenalty(team: team, player: player, length: length, at: now, events: &events)
+    case .penalty(.end(let team, let player)):
+      try endPenalty(team: team, player: player, at: now, events: &events)
+    case .penalty(.remove(let team, let player)):
+      try removePenalty(team: team, player: player, at: now, events: &events)
     }
+    // A change of a clock or of the penalties may start or end a penalty now.
+    reportPenalties(at: now, events: &events)
     return events
   }
 
@@ -281,6 +319,7 @@ public struct Scoreboard: Sendable {
   public mutating func advance(to now: Instant) -> [ScoreboardEvent] {
     var events: [ScoreboardEvent] = []
     stopClocksAtTheirEnd(before: now, events: &events)
+    reportPenalties(at: now, events: &events)
     reportHorns(at: now, events: &events)
     if let session, let timeout = spec.editTimeout, now >= session.lastActivity + timeout {
       cancelSession(events: &events)
@@ -314,6 +353,7 @@ public struct Scoreboard: Sendable {
       deadlines.append(nextToggle(after: now, anchor: armed))
     }
     appendClockDeadlines(after: now, to: &deadlines)
+    appendPenaltyDeadlines(after: now, to: &deadlines)
     return deadlines.filter { $0 > now }.min()
   }
 
@@ -356,6 +396,11 @@ public struct Scoreboard: Sendable {
       typeClockDigit(digit, format: format, session: &session, at: now, events: &events)
       return
     }
+    if case .penalties(let format) = field.kind {
+      session.lastActivity = now
+      typePenaltyDigit(digit, format: format, session: &session, at: now, events: &events)
+      return
+    }
     guard case .number(let format) = field.kind else {
       refuse(session.field, at: now, events: &events)
       return
@@ -392,7 +437,7 @@ public struct Scoreboard: Sendable {
       session.entry = .shift(digits: typed, fresh: false)
       self.session = session
       events.append(.editingChanged(field: field.name, text: entryText(session)))
-    case .list:
+    case .list, .penalty:
       break
     }
   }
@@ -405,6 +450,8 @@ public struct Scoreboard: Sendable {
       session.entry = .overwrite(cells: cells, cursor: max(cursor - 1, 0))
     case .shift(let digits, _):
       session.entry = .shift(digits: Array(digits.dropLast()), fresh: false)
+    case .penalty(let player, let length):
+      session.entry = .penalty(player: Array(player.dropLast()), length: length)
     case .list:
       break
     }
@@ -423,6 +470,12 @@ public struct Scoreboard: Sendable {
       let typed = EditSession.time(of: session.entry, format: format) ?? clocks[session.field]!.time
       let time = min(max(typed + .seconds(amount), .zero), format.length)
       session.entry = .start(format, time: time)
+    } else if case .penalties(let format) = field.kind,
+      case .penalty(let player, let length) = session.entry
+    {
+      // Up and down choose among the field's lengths.
+      let count = format.lengths.count
+      session.entry = .penalty(player: player, length: ((length + amount) % count + count) % count)
     } else {
       session.entry = .start(
         field, value: stepped(session.field, from: session.pendingValue, by: amount))
@@ -435,6 +488,10 @@ public struct Scoreboard: Sendable {
   mutating func commitSession(at now: Instant, events: inout [ScoreboardEvent]) {
     guard let session else { return }
     let field = spec.fields[session.field]
+    if case .penalties(let format) = field.kind {
+      commitPenalty(session, format: format, at: now, events: &events)
+      return
+    }
     if let format = field.clockFormat {
       if session.entry == .start(format, time: clocks[session.field]!.time) {
         // Nothing typed (the focus passing through): the clock keeps its exact time, not
@@ -460,7 +517,7 @@ public struct Scoreboard: Sendable {
     }
     self.session = nil
     events.append(.editingEnded(field: field.name, committed: true))
-    change(field: session.field, to: value, events: &events)
+    change(field: session.field, to: value, at: now, events: &events)
   }
 
   mutating func cancelSession(events: inout [ScoreboardEvent]) {
@@ -494,19 +551,21 @@ public struct Scoreboard: Sendable {
 
   /// Sets one field as one undoable change, reporting it when it changed.
   mutating func change(
-    field: Int, to value: Int, events: inout [ScoreboardEvent]
+    field: Int, to value: Int, at now: Instant, events: inout [ScoreboardEvent]
   ) {
-    change(CollectionOfOne((field: field, value: value)), events: &events)
+    change(CollectionOfOne((field: field, value: value)), at: now, events: &events)
   }
 
   /// Applies new values as one undoable change, reporting each field that changed.
   /// The rules of the game follow in the same change (team fouls set back when their
-  /// period advances), so that one `undo` takes back both.
+  /// period advances, a penalty a power-play goal ends), so that one `undo` takes back
+  /// both.
   private mutating func change<Updates: Sequence<(field: Int, value: Int)>>(
-    _ updates: Updates, events: inout [ScoreboardEvent]
+    _ updates: Updates, at now: Instant, events: inout [ScoreboardEvent]
   ) {
     var changes = assign(updates, events: &events)
     changes += assign(followingRules(changes), events: &events)
+    changes += penaltiesEndedByGoals(changes, at: now, events: &events)
     remember(changes)
   }
 
@@ -551,6 +610,10 @@ public struct Scoreboard: Sendable {
       case .started(let field, let time):
         stopClock(field, at: now, events: &events, withFollowers: false)
         _ = assignClock(field, to: time, at: now, events: &events)
+      case .penalties(let field, let from, _):
+        _ = assignPenalties(field, from, events: &events)
+      case .played(let field, let from, _):
+        playedBase[field] = from
       }
     }
   }
@@ -566,8 +629,8 @@ public struct Scoreboard: Sendable {
     resetEveryField(at: now, events: &events)
   }
 
-  /// Every field back to its default and every clock stopped at its start time, as one
-  /// undoable change.
+  /// Every field back to its default, every clock stopped at its start time and every
+  /// penalty taken off, as one undoable change.
   private mutating func resetEveryField(at now: Instant, events: inout [ScoreboardEvent]) {
     var changes = assign(
       spec.fields.indices.filter { spec.fields[$0].clockFormat == nil }.map {
@@ -576,7 +639,10 @@ public struct Scoreboard: Sendable {
     for index in spec.fields.indices {
       guard let format = spec.fields[index].clockFormat else { continue }
       stopClock(index, at: now, events: &events, withFollowers: false)
-      if let change = assignClock(index, to: format.startTime, at: now, events: &events) {
+      changes += loadClock(index, to: format.startTime, at: now, events: &events)
+    }
+    for index in spec.fields.indices {
+      if let change = assignPenalties(index, [], events: &events) {
         changes.append(change)
       }
     }
@@ -591,7 +657,7 @@ public struct Scoreboard: Sendable {
     case .list(let values):
       let count = values.count
       return ((value + amount) % count + count) % count
-    case .clock:
+    case .clock, .penalties:
       return value
     }
   }
@@ -611,6 +677,8 @@ public struct Scoreboard: Sendable {
       ClockText.expected + " up to "
         + ClockText.text(
           format.length, tenths: false, minutes: format.role == .game)
+    case .penalties(let format):
+      "a penalty, given with 'penalty add \(format.team) PLAYER M:SS'"
     }
   }
 
@@ -635,10 +703,17 @@ public enum ScoreboardError: Error, Hashable, Sendable, CustomStringConvertible 
   case noPeriods
   /// `next-period` at the period field's last value.
   case lastPeriod(field: String, value: String)
-  /// `timeout` for a team no field counts the timeouts of.
-  case unknownTeam(String, teams: [String])
+  /// `timeout` or `penalty` for a team no field counts the timeouts or penalties of
+  /// (`keeping`: `timeouts`, `penalties`).
+  case unknownTeam(String, teams: [String], keeping: String)
   /// `timeout` for a team with none left.
   case noTimeoutLeft(String)
+  /// A penalty whose player or length the team's slots cannot show.
+  case invalidPenalty(team: String, String)
+  /// A team's list of penalties is full of open ones.
+  case tooManyPenalties(team: String, most: Int)
+  /// `penalty end` or `remove` for a player with no open penalty.
+  case noPenalty(team: String, player: Int)
 
   public var description: String {
     switch self {
@@ -663,12 +738,21 @@ public enum ScoreboardError: Error, Hashable, Sendable, CustomStringConvertible 
         + "as lengths = 10:00 10:00 10:00 10:00 5:00)"
     case .lastPeriod(let field, let value):
       "\(field) is at its last period, \(value)"
-    case .unknownTeam(let team, let teams):
-      "no field counts the timeouts of '\(team)' (teams: "
-        + (teams.isEmpty ? "none; give a field timeouts-of = TEAM" : teams.joined(separator: ", "))
+    case .unknownTeam(let team, let teams, let keeping):
+      "no field counts the \(keeping) of '\(team)' (teams: "
+        + (teams.isEmpty
+          ? "none; give a field "
+            + (keeping == "timeouts" ? "timeouts-of = TEAM" : "type = penalties and team = TEAM")
+          : teams.joined(separator: ", "))
         + ")"
     case .noTimeoutLeft(let team):
       "\(team) has no timeout left"
+    case .invalidPenalty(let team, let reason):
+      "not a penalty of \(team): \(reason)"
+    case .tooManyPenalties(let team, let most):
+      "\(team) has \(most) penalties open, the most a team can have"
+    case .noPenalty(let team, let player):
+      "\(team)'s player \(player) has no penalty open"
     }
   }
 }

@@ -28,4 +28,19 @@ public enum ScoreboardEvent: Hashable, Sendable {
   case clockChanged(field: String, from: Duration, to: Duration)
   /// A horn began or stopped sounding.
   case hornChanged(horn: String, sounding: Bool)
+  /// A team's penalty was given, started or stopped serving, ended, or was taken off.
+  case penaltyChanged(team: String, player: Int, length: Duration, PenaltyChange)
+
+  /// What happened to a penalty.
+  public enum PenaltyChange: String, Hashable, Sendable {
+    case added
+    /// It began to count down.
+    case started
+    /// It waits again (the game clock was corrected back to before its start).
+    case waiting
+    /// It was served, or ended early.
+    case ended
+    /// It was taken off (`penalty remove`, or undone).
+    case removed
+  }
 }

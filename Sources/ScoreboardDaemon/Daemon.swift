@@ -448,6 +448,9 @@ public final class Daemon {
         logger.info("\(name): \(format.exactText(from)) -> \(format.exactText(to))\(origin)")
       case .hornChanged(let name, let sounding):
         logger.info("horn \(name) \(sounding ? "on" : "off")\(origin)")
+      case .penaltyChanged(let team, let player, let length, let change):
+        let time = ClockText.text(length, tenths: false, minutes: true)
+        logger.info("penalty \(team) \(player) \(time) \(change.rawValue)\(origin)")
       }
     }
   }

@@ -2,7 +2,7 @@ import ScoreboardCore
 
 /// What a mirror's keys and control clients did, as requests for the board it mirrors:
 /// the values they committed (`set home 13`), the clocks they started and stopped,
-/// brightness, blanking and the horn. Typing stays on the mirror's own digits until it
+/// brightness, blanking, the horn, and the penalties given or taken off. Typing stays on the mirror's own digits until it
 /// is committed; what the mirrored board itself sent is not sent back.
 enum ForwardedActions {
   /// The requests for the events that keypads and control clients caused.
@@ -31,6 +31,10 @@ enum ForwardedActions {
         return .blank(blanked)
       case .hornChanged(let name, true):
         return .horn(name)
+      case .penaltyChanged(let team, let player, let length, .added):
+        return .penalty(.add(team: team, player: player, length: length))
+      case .penaltyChanged(let team, let player, _, .removed):
+        return .penalty(.remove(team: team, player: player))
       default:
         return nil
       }

@@ -164,6 +164,11 @@ extension WebLink {
         switch request {
         case .set(let field, _), .add(let field, _): [field]
         case .clock(let action): action.fieldNames
+        case .penalty(let action):
+          // The field that keeps the team's penalties: the penalty box's phone.
+          board().0.spec.fields.filter {
+            if case .penalties(let format) = $0.kind { format.team == action.team } else { false }
+          }.map(\.name)
         default: []
         }
       guard !named.isEmpty, named.allSatisfy(fields.contains) else {

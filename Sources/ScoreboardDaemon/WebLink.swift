@@ -32,7 +32,7 @@ final class WebLink {
   /// When the server's own timeout comes, as `deadline` last read it.
   private var serverDueAt: Instant?
   /// The board and the instant of the model, when a request needs them.
-  private let board: () -> (Scoreboard, Instant)
+  let board: () -> (Scoreboard, Instant)
   /// Carries out a paired device's request as the control socket would (the client's
   /// name, as `web scorer`), and answers it once, now or once saved.
   let command: (ControlRequest, String, @escaping (ControlResponse) -> Void) -> Void

@@ -126,7 +126,7 @@ public struct DaemonLogic {
     -> [String]
   {
     var newBoard = Scoreboard(spec: spec)
-    let dropped = SavedState(from: board.settled).apply(to: &newBoard)
+    let dropped = SavedState(from: board.settled).apply(to: &newBoard, at: time)
     board = newBoard
     self.keymaps = keymaps
     return dropped.sorted()
@@ -149,7 +149,7 @@ public struct DaemonLogic {
         stopped.append(name)
       }
     }
-    let dropped = saved.apply(to: &board).sorted()
+    let dropped = saved.apply(to: &board, at: time).sorted()
     return (dropped, stopped.filter { !dropped.contains($0) })
   }
 
@@ -165,7 +165,7 @@ public struct DaemonLogic {
   private mutating func take(_ state: SavedState, at time: Instant) -> [ScoreboardEvent] {
     var events = board.advance(to: time)
     let before = board
-    _ = state.apply(to: &board)
+    _ = state.apply(to: &board, at: time)
     for (index, field) in board.spec.fields.enumerated() {
       guard let clock = board.clocks[index], let format = field.clockFormat else {
         if board.values[index] != before.values[index] {
@@ -295,6 +295,15 @@ public struct DaemonLogic {
         else { return "" }
         return "\(board.spec.fields[index].name) \(board.valueText(of: index, at: time))"
       }
+    case .penalty(let action):
+      return carryOut(.penalty(action)) { board in
+        guard
+          let index = board.spec.fields.indices.first(where: {
+            board.penaltyFormat(of: $0)?.team == action.team
+          })
+        else { return "" }
+        return "\(board.spec.fields[index].name) \(board.valueText(of: index, at: time))"
+      }
     case .nextPeriod:
       return carryOut(.nextPeriod) { board in
         guard let index = board.spec.periodField else { return "" }
@@ -358,7 +367,7 @@ public struct DaemonLogic {
       reaction.events.append((event, source))
       switch event {
       case .valueChanged, .brightnessChanged, .blankChanged, .clockStarted, .clockStopped,
-        .clockRanOut, .clockChanged:
+        .clockRanOut, .clockChanged, .penaltyChanged:
         reaction.changesState = true
       default:
         break

@@ -235,6 +235,21 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
             ("step", "1"),
             ("mode", JSONText.string("box")),
           ])
+      case .penalties(let format):
+        // The slots as the board shows them, and a box that gives a penalty: `17 2:00`.
+        add(
+          field.name, "sensor",
+          [("name", name), ("val_tpl", JSONText.string("{{ \(fieldValue).shown }}"))])
+        add(
+          field.name + "_add", "text",
+          [
+            ("name", JSONText.string(entityName + " add")),
+            // Empty between entries: the box is for typing, the sensor shows the slots.
+            ("val_tpl", JSONText.string("{{ '' }}")),
+            ("cmd_tpl", JSONText.string("penalty add \(format.team) {{ value }}")),
+            ("min", "0"),
+            ("max", String(format.playerDigits + 6)),
+          ])
       case .list(let options):
         add(
           field.name, "select",

@@ -14,7 +14,11 @@ import ScoreboardCore
 ///
 /// Fields are in the configuration's order, with their committed values (never an entry
 /// being typed). `shown` is the text the field's digits show; a team-fouls field with a
-/// bonus has its `bonus` level (0: none, 1: the bonus, 2: the double bonus). A clock's start is given on
+/// bonus has its `bonus` level (0: none, 1: the bonus, 2: the double bonus). A penalties
+/// field has its open `penalties` in the order they serve (`player`, `length_ms`,
+/// `remaining_ms`, `state` waiting or serving, and `given_ms`/`ended_ms` in game time
+/// played) and its `game_clock`, whose field then has `played_ms`: a page runs a serving
+/// penalty down while that clock runs. A clock's start is given on
 /// the wall clock (milliseconds since 1970), so a subscriber can run the clock itself:
 /// its time is `time_at_start_ms` minus (counting down) or plus (counting up) the time
 /// since `started_at_ms`, stopping at `end_ms`.
@@ -53,6 +57,22 @@ public enum StateDocument {
               wallClockMilliseconds: wallClockMilliseconds)
           ),
         ]
+        if board.penalties.contains(where: { $0 != nil }) {
+          // Where the clock stands, as game time played (which penalties count).
+          members.append(("played_ms", String(board.played(index, at: now).milliseconds)))
+        }
+      case .penalties:
+        members = [
+          (
+            "shown",
+            JSONText.string(
+              Renderer.penaltySlotTexts(of: board, field: index, at: now).joined(separator: " "))
+          ),
+          ("penalties", penaltiesJSON(board, field: index, at: now)),
+        ]
+        if let clock = board.penaltyClock(of: index) {
+          members.append(("game_clock", JSONText.string(board.spec.fields[clock].name)))
+        }
       }
       fields.append((field.name, JSONText.object(members)))
     }
@@ -62,6 +82,26 @@ public enum StateDocument {
       ("blank", board.isBlanked ? "true" : "false"),
       ("published_at_ms", String(wallClockMilliseconds)),
     ])
+  }
+
+  /// The open penalties of penalties field `index`, in the order they serve: each
+  /// `{"player":17,"length_ms":120000,"remaining_ms":95000,"state":"serving",
+  /// "given_ms":...,"ended_ms":null}`, the last two in game time played (the clock's
+  /// `played_ms`), for mirrors.
+  private static func penaltiesJSON(_ board: Scoreboard, field index: Int, at now: Instant)
+    -> String
+  {
+    JSONText.array(
+      board.openPenalties(index, at: now).map { open in
+        JSONText.object([
+          ("player", String(open.penalty.player)),
+          ("length_ms", String(open.penalty.length.milliseconds)),
+          ("remaining_ms", String(open.remaining.milliseconds)),
+          ("state", JSONText.string(open.phase.rawValue)),
+          ("given_ms", String(open.penalty.givenAt.milliseconds)),
+          ("ended_ms", open.penalty.endedAt.map { String($0.milliseconds) } ?? "null"),
+        ])
+      })
   }
 
   /// `{"time_ms":...,"running":...,"started_at_ms":...,...}` of one clock.
@@ -155,8 +195,21 @@ public enum StateDocument {
     case (.option(let text), .list):
       guard let index = field.value(parsing: text) else { return false }
       state.values[field.name] = field.text(of: index)
+    case (.penalties(let list), .penalties(let format)):
+      guard list.allSatisfy({ (0...format.largestPlayer).contains($0.player) }) else {
+        return false
+      }
+      state.penalties[field.name] = list
     case (.clock(let clock), .clock(let format)):
       guard clock.counts == format.direction else { return false }
+      if let played = clock.playedMilliseconds {
+        // The game time played where this clock shows its start: the penalties count it.
+        let elapsed =
+          format.direction == .down
+          ? format.length - .milliseconds(clock.timeMilliseconds)
+          : .milliseconds(clock.timeMilliseconds)
+        state.played[field.name] = .milliseconds(played) - elapsed
+      }
       let startedAt = clock.startedAtMilliseconds.map { start in
         let (elapsed, overflow) = wallClockMilliseconds.subtractingReportingOverflow(start)
         let sinceStart: Duration =
@@ -188,12 +241,15 @@ public enum StateDocument {
     case number(Int64)
     case option(String)
     case clock(Clock)
+    case penalties([Penalty])
 
     struct Clock {
       var timeMilliseconds: Int64
       var timeAtStartMilliseconds: Int64
       var startedAtMilliseconds: Int64?
       var counts: ClockFormat.Direction
+      /// The game time played at `timeMilliseconds`, on a board with penalties.
+      var playedMilliseconds: Int64?
     }
 
     init(_ value: JSONValue, field: String) throws(StateDocumentError) {
@@ -225,11 +281,52 @@ public enum StateDocument {
         guard let counts = clock["counts"] else { throw error(.missing("counts")) }
         guard let direction = counts.stringValue.flatMap(ClockFormat.Direction.init(rawValue:))
         else { throw error(.wrongType("counts", expected: "\"down\" or \"up\"")) }
+        var played: Int64?
+        if let member = value["played_ms"] {
+          guard let milliseconds = member.intValue, milliseconds >= 0 else {
+            throw error(
+              .wrongType("played_ms", expected: "a whole number of milliseconds, 0 or more"))
+          }
+          played = milliseconds
+        }
         self = .clock(
           Clock(
             timeMilliseconds: try milliseconds("time_ms"),
             timeAtStartMilliseconds: try milliseconds("time_at_start_ms"),
-            startedAtMilliseconds: startedAt, counts: direction))
+            startedAtMilliseconds: startedAt, counts: direction, playedMilliseconds: played))
+        return
+      }
+      if let penalties = value["penalties"] {
+        guard case .array(let items) = penalties, items.count <= PenaltyFormat.maximumCount else {
+          throw error(
+            .wrongType(
+              "penalties", expected: "an array of at most \(PenaltyFormat.maximumCount) penalties"))
+        }
+        var list: [Penalty] = []
+        for item in items {
+          func number(_ key: String, optional: Bool = false) throws(StateDocumentError) -> Int64? {
+            guard let member = item[key], member != .null else {
+              if optional { return nil }
+              throw error(.missing("penalties: " + key))
+            }
+            guard let value = member.intValue, value >= 0 else {
+              throw error(.wrongType("penalties: " + key, expected: "a whole number, 0 or more"))
+            }
+            return value
+          }
+          guard item.members != nil else { throw error(.notAnObject("a penalty")) }
+          let player = try number("player")!
+          let length = try number("length_ms")!
+          guard player <= 999, length > 0 else {
+            throw error(.wrongType("penalties", expected: "players up to 999 and lengths over 0"))
+          }
+          list.append(
+            Penalty(
+              player: Int(player), length: .milliseconds(length),
+              givenAt: .milliseconds(try number("given_ms")!),
+              endedAt: try number("ended_ms", optional: true).map { .milliseconds($0) }))
+        }
+        self = .penalties(list)
         return
       }
       guard let member = value["value"] else { throw error(.missing("value")) }

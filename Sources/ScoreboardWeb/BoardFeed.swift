@@ -10,7 +10,8 @@ public enum BoardFeed {
   /// "minutes":true,"tenths_below_ms":60000,...}, ...],"horns":[{"name":"main"}],
   /// "brightness_levels":16}`: what the pages need to draw and to edit each field. The
   /// field that counts the periods has `"counts_periods":true`, a team-fouls field its
-  /// `"bonus"` thresholds, a field of timeouts left its team (`"timeouts_of":"home"`).
+  /// `"bonus"` thresholds, a field of timeouts left its team (`"timeouts_of":"home"`), a
+  /// penalties field its team, slots and the lengths offered.
   public static func layout(of spec: ScoreboardSpec, name: String) -> String {
     let fields = spec.fields.map { field -> String in
       var members: [(key: String, json: String)] = [
@@ -42,6 +43,13 @@ public enum BoardFeed {
           ("commit_on_last_digit", format.commitOnLastDigit ? "true" : "false"),
           ("resets_ms", JSONText.array(format.resets.map { String($0.milliseconds) })),
           ("follows", format.follows.map(JSONText.string) ?? "null"),
+        ]
+      case .penalties(let format):
+        members += [
+          ("kind", JSONText.string("penalties")), ("team", JSONText.string(format.team)),
+          ("slots", String(format.slots)), ("player_digits", String(format.playerDigits)),
+          ("time_digits", String(format.timeDigits)),
+          ("lengths_ms", JSONText.array(format.lengths.map { String($0.milliseconds) })),
         ]
       }
       if field.periodLengths != nil {

@@ -32,6 +32,11 @@ enum ControlCommandLine {
                                loaded with its length, the shot clock reset
       timeout TEAM             a timeout: one fewer left, the game clock stopped, the
                                timeout's clock started
+      penalty add TEAM PLAYER M:SS
+                               a penalty, counting the game clock's running time
+      penalty end TEAM PLAYER  the player's penalty ends now (a power-play goal)
+      penalty remove TEAM PLAYER
+                               take off a penalty given in error
       reset                    reset every field to its default, at once
       brightness 0-15|up|down  set or step the brightness (+N and -N step by N)
       blank on|off             blank or unblank the displays

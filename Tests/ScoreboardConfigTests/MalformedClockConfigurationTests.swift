@@ -51,7 +51,7 @@ import Testing
       "demo.conf:15: [field half] count: expected down or up, found \"sideways\""),
     clocks(
       "type nonsense", "[field half]\ntype = timer\nposition = 9\nlength = 20:00\n",
-      "demo.conf:12: [field half] type: expected number, list, clock or shot-clock, found \"timer\""
+      "demo.conf:12: [field half] type: expected number, list, clock, shot-clock or penalties, found \"timer\""
     ),
     clocks(
       "resets above the length",

@@ -100,11 +100,11 @@ extension MalformedConfigurationTests {
     ),
     .afterBase(
       "unknown kind to repeat", "[keymap pad]\nrepeat = add ad\n",
-      "demo.conf:8: [keymap pad] repeat: unknown kind of action 'ad'; expected digit, backspace, commit, cancel, next, previous, select, add, set, undo, reset, brightness, blank, start, stop, start-stop, adjust, reset-clock, horn, pair, next-period, timeout or none"
+      "demo.conf:8: [keymap pad] repeat: unknown kind of action 'ad'; expected digit, backspace, commit, cancel, next, previous, select, add, set, undo, reset, brightness, blank, start, stop, start-stop, adjust, reset-clock, horn, pair, next-period, timeout, penalty or none"
     ),
     .afterBase(
       "up among the kinds to repeat", "[keymap pad]\nrepeat = up\n",
-      "demo.conf:8: [keymap pad] repeat: unknown kind of action 'up'; up and down are actions of kind add; expected digit, backspace, commit, cancel, next, previous, select, add, set, undo, reset, brightness, blank, start, stop, start-stop, adjust, reset-clock, horn, pair, next-period, timeout or none"
+      "demo.conf:8: [keymap pad] repeat: unknown kind of action 'up'; up and down are actions of kind add; expected digit, backspace, commit, cancel, next, previous, select, add, set, undo, reset, brightness, blank, start, stop, start-stop, adjust, reset-clock, horn, pair, next-period, timeout, penalty or none"
     ),
     .afterBase(
       "none with other kinds to repeat", "[keymap pad]\nrepeat = none add\n",

@@ -130,12 +130,12 @@ import Testing
       "demo.conf:18: [field more] timeouts-of: field 'fouls' counts the timeouts of 'home' already"
     ),
     MalformedConfiguration(
-      problem: "lengths for a clock that counts up",
+      problem: "lengths other than a clock's that counts up",
       text: "[display main]\ndriver = terminal\ndigits = 6\n"
         + "[field game]\ntype = clock\nposition = 1\nlength = 20:00\ncount = up\n"
-        + "[field period]\nposition = 5\nvalues = 1 2 3\nlengths = 20:00\n",
+        + "[field period]\nposition = 5\nvalues = 1 2 3\nlengths = 20:00 20:00 5:00\n",
       diagnostics:
-        "demo.conf:12: [field period] lengths: the game clock [field game] counts up, from 0:00 in every period; lengths are for a clock that counts down"
+        "demo.conf:12: [field period] lengths: the game clock [field game] counts up, from 0:00 to its length, 20:00, in every period; expected 20:00 for each period, found 5:00"
     ),
     MalformedConfiguration(
       problem: "lengths without a clock",

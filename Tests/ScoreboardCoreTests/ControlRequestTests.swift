@@ -93,7 +93,8 @@ import Testing
     #expect(
       ControlRequest.helpText
         == "commands: status, get FIELD, set FIELD VALUE, add FIELD +N|-N, "
-        + "press KEY [KEYPAD], undo, next-period, timeout TEAM, reset, brightness 0-15|up|down|+N|-N, blank on|off, "
+        + "press KEY [KEYPAD], undo, next-period, timeout TEAM, "
+        + "penalty add TEAM PLAYER M:SS, penalty end|remove TEAM PLAYER, reset, brightness 0-15|up|down|+N|-N, blank on|off, "
         + "start [CLOCK], stop [CLOCK], start-stop [CLOCK], adjust [CLOCK] +S|-S|+S.t|-S.t, "
         + "reset-clock [CLOCK] [TIME], horn [HORN], horn-hold [HORN], horn-release [HORN], "
         + "pair [FIELD...], pair off, devices, unpair NAME|all, watch, help")

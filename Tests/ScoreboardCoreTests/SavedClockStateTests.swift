@@ -7,7 +7,7 @@ import Testing
 @Suite struct SavedClockStateTests {
   static let file = """
     # scoreboardd state; written by scoreboardd, replaced atomically on every change
-    version 1
+    version 2
     brightness 8
     blank off
     field home 12

@@ -5,7 +5,7 @@ import Testing
 @Suite struct SavedStateTests {
   static let file = """
     # scoreboardd state; written by scoreboardd, replaced atomically on every change
-    version 1
+    version 2
     brightness 5
     blank on
     field away 3
@@ -163,14 +163,14 @@ import Testing
       error: "line 3: truncated: the file does not end with a line break"),
     Malformed(
       text: "# state\nbrightness 8\nversion 1\n",
-      error: "line 2: expected 'version 1' first, found \"brightness 8\""),
+      error: "line 2: expected 'version 2' first, found \"brightness 8\""),
     Malformed(
       text: "# state\n\n",
-      error: "line 3: expected 'version 1' first, found the end of the file"),
+      error: "line 3: expected 'version 2' first, found the end of the file"),
     Malformed(
-      text: "version 2\nbrightness 8\n",
-      error: "line 1: unknown version \"2\" (this program reads version 1)"),
-    Malformed(text: "version\n", error: "line 1: expected 'version 1', found \"version\""),
+      text: "version 3\nbrightness 8\n",
+      error: "line 1: unknown version \"3\" (this program reads versions 1 and 2)"),
+    Malformed(text: "version\n", error: "line 1: expected 'version 2', found \"version\""),
     Malformed(text: "version 1\nversion 1\n", error: "line 2: 'version' again (first on line 1)"),
     Malformed(
       text: "version 1\nbrightness high\n",
@@ -202,8 +202,8 @@ import Testing
     Malformed(
       text: "version 1\n\nscore home 12\n",
       error:
-        "line 3: expected 'version', 'brightness', 'blank', 'field', 'boot', 'clock' or 'command', "
-        + "found \"score home 12\""),
+        "line 3: expected 'version', 'brightness', 'blank', 'field', 'boot', 'clock', 'played', "
+        + "'penalty' or 'command', found \"score home 12\""),
   ])
   func malformedFilesAreRefusedWithTheLine(malformed: Malformed) {
     let error = expectError(SavedStateError.self) {

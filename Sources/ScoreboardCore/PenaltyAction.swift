@@ -1,0 +1,74 @@
+/// What `penalty ...` asks of a team's penalties.
+public enum PenaltyAction: Hashable, Sendable, CustomStringConvertible {
+  /// `penalty add TEAM PLAYER LENGTH`: a penalty given now.
+  case add(team: String, player: Int, length: Duration)
+  /// `penalty end TEAM PLAYER`: the player's serving penalty ends now (a power-play
+  /// goal); a waiting one is taken off.
+  case end(team: String, player: Int)
+  /// `penalty remove TEAM PLAYER`: the player's open penalty is taken off, as if never
+  /// given.
+  case remove(team: String, player: Int)
+
+  /// The forms, for help texts and errors.
+  public static let syntax = [
+    "penalty add TEAM PLAYER M:SS", "penalty end TEAM PLAYER", "penalty remove TEAM PLAYER",
+  ]
+
+  /// The team the action is for.
+  public var team: String {
+    switch self {
+    case .add(let team, _, _), .end(let team, _), .remove(let team, _): team
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .add(let team, let player, let length):
+      "penalty add \(team) \(player) \(ClockText.text(length, tenths: false, minutes: true))"
+    case .end(let team, let player): "penalty end \(team) \(player)"
+    case .remove(let team, let player): "penalty remove \(team) \(player)"
+    }
+  }
+
+  /// Reads the words after `penalty`: `add home 17 2:00`, `end home 17`.
+  public init(parsing words: [String]) throws(ActionSyntaxError) {
+    let usage = "'penalty' takes " + Self.syntax.map { "'\($0)'" }.joined(separator: ", ")
+    guard let verb = words.first?.lowercased() else {
+      throw ActionSyntaxError(description: usage)
+    }
+    let arguments = Array(words.dropFirst())
+    func player(_ text: String) throws(ActionSyntaxError) -> Int {
+      guard text.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text)
+      else {
+        throw ActionSyntaxError(
+          description: "'\(text)' is not a player number (digits, such as 17)")
+      }
+      return number
+    }
+    switch verb {
+    case "add":
+      guard arguments.count == 3 else {
+        throw ActionSyntaxError(
+          description: "'penalty add' takes a team, a player and a length, as in "
+            + "'penalty add home 17 2:00'")
+      }
+      guard let length = ClockText.parse(arguments[2]) else {
+        throw ActionSyntaxError(
+          description: "'\(arguments[2])' is not a penalty length: expected M:SS (such as 2:00)")
+      }
+      self = .add(team: arguments[0], player: try player(arguments[1]), length: length)
+    case "end", "remove":
+      guard arguments.count == 2 else {
+        throw ActionSyntaxError(
+          description: "'penalty \(verb)' takes a team and a player, as in "
+            + "'penalty \(verb) home 17'")
+      }
+      let number = try player(arguments[1])
+      self =
+        verb == "end"
+        ? .end(team: arguments[0], player: number) : .remove(team: arguments[0], player: number)
+    default:
+      throw ActionSyntaxError(description: usage)
+    }
+  }
+}
