@@ -80,6 +80,7 @@
   }
 
   function draw(texts, state) {
+    Scoreboard.showBoxScore(document.getElementById('box-score'), state, layout);
     Object.keys(texts).forEach(function (name) {
       layout.fields.forEach(function (field) {
         if (field.name !== name || !views[field.display]) return;

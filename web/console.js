@@ -357,6 +357,7 @@
   /* Every 50 ms: the fields' texts (clocks run here) and buttons; writes what changed. */
   function frame(texts, newState) {
     state = newState;
+    Scoreboard.showBoxScore($('box-score'), state, layout);
     Object.keys(views).forEach(function (name) {
       var view = views[name], field = view.field, entry = state.fields[name] || {};
       var text = texts[name] === undefined ? '' : texts[name];

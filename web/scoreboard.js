@@ -185,5 +185,39 @@
     return source;
   }
 
-  window.Scoreboard = {makeDigits: makeDigits, follow: follow, clockText: clockText, cells: cells};
+  /* The box score of `state` (the points of each period, the current one last, and the
+     totals) as a table in `container`, redrawn only when it changed; nothing when the
+     board keeps no scores by period. */
+  function showBoxScore(container, state, layout) {
+    var periods = state.periods || [];
+    var key = JSON.stringify(periods);
+    if (container.getAttribute('data-periods') === key) return;
+    container.setAttribute('data-periods', key);
+    container.textContent = '';
+    container.hidden = !periods.length;
+    if (!periods.length) return;
+    var names = Object.keys(periods[0].points);
+    var labels = {};
+    layout.fields.forEach(function (field) { labels[field.name] = field.label; });
+    var table = document.createElement('table');
+    table.className = 'box-score';
+    function row(cells, header) {
+      var tr = document.createElement('tr');
+      cells.forEach(function (text, index) {
+        var cell = document.createElement(header || index === 0 ? 'th' : 'td');
+        cell.textContent = text;
+        tr.appendChild(cell);
+      });
+      table.appendChild(tr);
+    }
+    row([''].concat(periods.map(function (p) { return p.period; }), ['T']), true);
+    names.forEach(function (name) {
+      row([labels[name] || name].concat(periods.map(function (p) { return String(p.points[name]); }),
+        [String(periods[periods.length - 1].totals[name])]));
+    });
+    container.appendChild(table);
+  }
+
+  window.Scoreboard = {makeDigits: makeDigits, follow: follow, clockText: clockText, cells: cells,
+    showBoxScore: showBoxScore};
 })();

@@ -91,6 +91,7 @@ struct ConfigurationParser {
     reportClockLinks(of: fields, fieldNames: fieldSections.map(\.name))
     resolveTeamFoulPeriods(of: &fields, fieldNames: fieldSections.map(\.name))
     reportPeriodLengths(of: fields)
+    reportPeriodScores(of: fields, fieldNames: fieldSections.map(\.name))
     reportTimeouts(of: fields, fieldNames: fieldSections.map(\.name))
     reportPenalties(of: fields, fieldNames: fieldSections.map(\.name))
     let setsParser = SetsSectionParser(
@@ -247,6 +248,28 @@ struct ConfigurationParser {
         "expected lengths of at most the game clock's, \(most) ([field \(game.name)] "
           + "length), found " + ClockText.text(longest, tenths: false, minutes: true),
         line: first.lengthsLine, sectionTitle: first.section, key: "lengths")
+    }
+  }
+
+  /// Checks the score fields a period field keeps by period: number fields.
+  private mutating func reportPeriodScores(
+    of fields: [FieldSectionParser.Field], fieldNames: [String]
+  ) {
+    for field in fields {
+      for name in field.spec.periodScores ?? [] {
+        var problem: String?
+        if let scored = fields.first(where: { $0.spec.name == name })?.spec {
+          if case .number = scored.kind {
+          } else {
+            problem = "field '\(name)' is not a number field; scores are counted by number fields"
+          }
+        } else if !fieldNames.contains(name) {
+          problem = suggestions.unknownNameMessage(kind: .field, name: name, known: fieldNames)
+        }
+        if let problem {
+          report(problem, line: field.scoresLine, sectionTitle: field.section, key: "scores")
+        }
+      }
     }
   }
 

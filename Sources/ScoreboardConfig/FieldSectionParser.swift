@@ -15,6 +15,8 @@ struct FieldSectionParser {
     var followsLine: Int = 0
     /// The line of `lengths`, for a field that counts periods.
     var lengthsLine: Int = 0
+    /// The line of `scores`, for a field that counts periods and keeps their scores.
+    var scoresLine: Int = 0
     /// The line of `period`, for team fouls that a period field sets back.
     var periodLine: Int = 0
     /// The lines of `timeouts-of` and `timeout-clock`, for a field of timeouts left.
@@ -36,7 +38,7 @@ struct FieldSectionParser {
     "commit-on-last-digit", "default", "type", "length", "count", "tenths-below", "resets",
     "follows", "blank-when-less-game-time", "bonus", "period", "resets-at", "lengths",
     "timeouts-of", "timeout-clock", "team", "clock", "serving", "slots", "player-digits",
-    "time-digits", "ends-on-goal-of", "minor",
+    "time-digits", "ends-on-goal-of", "minor", "scores",
   ]
 
   /// The keys only penalties fields have (`lengths` too, which is the lengths offered).
@@ -73,6 +75,7 @@ struct FieldSectionParser {
     var teamFouls: TeamFoulRules? = nil
     var periodLengths: [Duration]? = nil
     var timeouts: TimeoutRules? = nil
+    var periodScores: [String]? = nil
   }
 
   /// A field of timeouts left: `timeouts-of` (the team) and `timeout-clock` (the clock a
@@ -96,6 +99,26 @@ struct FieldSectionParser {
       return nil
     }
     return TimeoutRules(team: team, clock: clock)
+  }
+
+  /// `scores`: the score fields whose points the period field keeps period by period
+  /// (checked once every field is read); it needs `lengths`. Nil without it.
+  private func periodScores(reader: inout SectionReader) -> [String]? {
+    guard let text = reader.text("scores", expected: "the score fields, such as home away")
+    else { return nil }
+    let names = text.words()
+    guard (1...4).contains(names.count), Set(names).count == names.count else {
+      reader.report(
+        "expected the score fields whose points are kept period by period, one to four "
+          + "different fields (such as home away), found \(Listing.found(text))", key: "scores")
+      return nil
+    }
+    if reader.entry("lengths") == nil {
+      reader.report(
+        "needs 'lengths': the points of a period are taken when next-period ends it",
+        key: "scores")
+    }
+    return names
   }
 
   /// `lengths`: the game clock's length in each period, for a field that counts them;
@@ -175,7 +198,8 @@ struct FieldSectionParser {
     let spec = FieldSpec(
       name: name, label: label, display: display, position: position - 1, width: content.width,
       kind: content.kind, defaultValue: content.defaultValue, teamFouls: content.teamFouls,
-      periodLengths: content.periodLengths, timeouts: content.timeouts)
+      periodLengths: content.periodLengths, timeouts: content.timeouts,
+      periodScores: content.periodScores)
     if let layout = displays.byName[display], spec.cells.upperBound > layout.cellCount {
       let cells = Listing.cells(position...(position + content.width - 1))
       reader.report(
@@ -186,6 +210,7 @@ struct FieldSectionParser {
     return Field(
       spec: spec, section: reader.section.title, positionLine: reader.line(of: "position"),
       followsLine: reader.line(of: "follows"), lengthsLine: reader.line(of: "lengths"),
+      scoresLine: reader.line(of: "scores"),
       periodLine: reader.line(of: "period"), timeoutsOfLine: reader.line(of: "timeouts-of"),
       timeoutClockLine: reader.line(of: "timeout-clock"), clockLine: reader.line(of: "clock"),
       endsOnGoalOfLine: reader.line(of: "ends-on-goal-of"), teamLine: reader.line(of: "team"),
@@ -210,7 +235,7 @@ struct FieldSectionParser {
       kind: .number(format), width: digits, defaultValue: defaultValue,
       teamFouls: teamFouls(minimum: minimum, maximum: maximum, reader: &reader),
       periodLengths: periodLengths(valueCount: maximum - minimum + 1, reader: &reader),
-      timeouts: timeouts(reader: &reader))
+      timeouts: timeouts(reader: &reader), periodScores: periodScores(reader: &reader))
   }
 
   /// A team-fouls field's rules: `bonus` (increasing counts within the field's limits),
@@ -342,10 +367,10 @@ struct FieldSectionParser {
         "applies only to number fields that count a team's timeouts left, not to a clock",
         key: key)
     }
-    if reader.entry("lengths") != nil {
+    for key in ["lengths", "scores"] where reader.entry(key) != nil {
       reader.report(
         "applies to the field that counts the periods (such as [field quarter]), not to a "
-          + "clock (its time starts at 'length')", key: "lengths")
+          + "clock" + (key == "lengths" ? " (its time starts at 'length')" : ""), key: key)
     }
     let kind = role == .game ? "a game clock" : "a shot clock"
     let fewest = role == .game ? 4 : 2
@@ -479,6 +504,7 @@ struct FieldSectionParser {
     }
     return Content(
       kind: .list(values), width: digits ?? widest, defaultValue: defaultValue,
-      periodLengths: periodLengths(valueCount: values.count, reader: &reader))
+      periodLengths: periodLengths(valueCount: values.count, reader: &reader),
+      periodScores: periodScores(reader: &reader))
   }
 }

@@ -111,11 +111,34 @@ struct TM1638BoardChecks {
     if words.first?.lowercased() == "bonus", !fieldNames.contains(words[0]) {
       return bonusIndicator(words, entry: entry, section: section)
     }
+    if words.first?.lowercased() == "power-play", !fieldNames.contains(words[0]) {
+      let penaltyNames = fieldNames.filter {
+        if case .penalties? = fields[$0]?.kind { true } else { false }
+      }
+      guard words.count == 2 else {
+        return fail(
+          "expected power-play PENALTIES (lit while that team is on the power play), found "
+            + Listing.found(entry.value))
+      }
+      guard let field = fields[words[1]] else {
+        guard !fieldNames.contains(words[1]) else { return nil }
+        return fail(
+          suggestions.unknownNameMessage(
+            kind: .field, name: words[1], known: penaltyNames,
+            context: " in \"\(entry.value)\""))
+      }
+      guard case .penalties = field.kind else {
+        return fail(
+          "field '\(words[1])' keeps no penalties (type = penalties); fields that do: "
+            + (penaltyNames.isEmpty ? "none" : Listing.joined(penaltyNames)))
+      }
+      return .powerPlay(field: words[1])
+    }
     guard words.count == 2 else {
       return fail(
         "expected FIELD VALUE (lit while the field's value is VALUE), running CLOCK (lit "
-          + "while the clock runs) or bonus FOULS [2] (lit in the bonus, or the double "
-          + "bonus), found \(Listing.found(entry.value))")
+          + "while the clock runs), bonus FOULS [2] (lit in the bonus, or the double "
+          + "bonus) or power-play PENALTIES, found \(Listing.found(entry.value))")
     }
     let clockNames = fieldNames.filter { fields[$0]?.clockFormat != nil }
     if words[0].lowercased() == "running", !fieldNames.contains(words[0]) {

@@ -16,6 +16,7 @@ extension ControlStatus {
       + "\"stateFile\":\(Self.json(stateFile))"
       + (clocks.isEmpty ? "" : ",\"clocks\":\(Self.json(clocks, key: "running"))")
       + (horns.isEmpty ? "" : ",\"horns\":\(Self.json(horns, key: "sounding"))")
+      + (periods.isEmpty ? "" : ",\"periods\":\(Self.json(periods: periods))")
       + (mqtt.map {
         ",\"mqtt\":{\"connected\":\($0.isConnected)"
           + ($0.isStale.map { ",\"stale\":\($0)" } ?? "") + "}"
@@ -26,6 +27,16 @@ extension ControlStatus {
   private static func json(_ switches: [Switch], key: String) -> String {
     let members = switches.map { "\(json($0.name)):{\"\(key)\":\($0.isOn)}" }
     return "{" + members.joined(separator: ",") + "}"
+  }
+
+  /// `[{"period":"1","points":[25,20]},...]` of `1:25/20` words.
+  private static func json(periods: [String]) -> String {
+    let items = periods.map { word -> String in
+      let parts = word.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+      let points = parts.count == 2 ? parts[1].split(separator: "/").map(String.init) : []
+      return "{\"period\":\(json(String(parts[0]))),\"points\":[\(points.joined(separator: ","))]}"
+    }
+    return "[" + items.joined(separator: ",") + "]"
   }
 
   /// `{"status":"saved"}`, `{"status":"none"}`, or

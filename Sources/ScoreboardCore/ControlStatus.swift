@@ -5,7 +5,8 @@
 /// `ok home=12 away=7 period=OT brightness=8 blank=off editing=- displays=main:online
 /// keypads=numpad:online state-file=saved`. A board with clocks adds
 /// `clocks=game:running,shot:stopped` (their times are the fields' values, `game=11:34.2`),
-/// one with horns `horns=main:off`.
+/// one with horns `horns=main:off`, one whose period field keeps scores by period
+/// `periods=1:25/20,2:18/22` (each period's points, the current one last).
 public struct ControlStatus: Hashable, Sendable {
   /// Whether the committed values are in the state file.
   public enum StateFile: Hashable, Sendable {
@@ -57,6 +58,9 @@ public struct ControlStatus: Hashable, Sendable {
   public var clocks: [Switch] = []
   /// The horns and whether each sounds, in configuration order; empty without horns.
   public var horns: [Switch] = []
+  /// Each period's points of the score fields (`1:25/20`), the current one last; empty
+  /// when the period field keeps no scores.
+  public var periods: [String] = []
   /// The link to the MQTT broker, on a board that has one.
   public var mqtt: MQTTLink?
 
@@ -119,6 +123,12 @@ public struct ControlStatus: Hashable, Sendable {
     horns = board.spec.horns.indices.map { index in
       Switch(name: board.spec.horns[index].name, isOn: board.hornIsSounding(index, at: now))
     }
+    if let period = board.spec.periodField {
+      periods = board.scoresByPeriod.map { entry in
+        board.spec.fields[period].text(of: entry.period) + ":"
+          + entry.points.map(String.init).joined(separator: "/")
+      }
+    }
   }
 
   /// The answer line, without its newline: `ok home=12 ... keypads=numpad:online`. An
@@ -137,6 +147,7 @@ public struct ControlStatus: Hashable, Sendable {
       ]
       + (clocks.isEmpty ? [] : ["clocks=" + Self.text(of: clocks, on: "running", off: "stopped")])
       + (horns.isEmpty ? [] : ["horns=" + Self.text(of: horns, on: "on", off: "off")])
+      + (periods.isEmpty ? [] : ["periods=" + periods.joined(separator: ",")])
     var link: [String] = []
     if let mqtt {
       link.append("mqtt=" + (mqtt.isConnected ? "connected" : "disconnected"))
@@ -175,6 +186,16 @@ public struct ControlStatus: Hashable, Sendable {
           description: "expected mqtt=connected or mqtt=disconnected, found '\(last)'")
       }
       mqtt = MQTTLink(isConnected: last == "mqtt=connected", isStale: isStale)
+      words.removeLast()
+    }
+    var periods: [String] = []
+    if let last = words.last, last.hasPrefix("periods=") {
+      periods = last.dropFirst(8).split(separator: ",", omittingEmptySubsequences: false)
+        .map(String.init)
+      guard periods.allSatisfy({ $0.contains(":") && !$0.hasPrefix(":") }) else {
+        throw ControlSyntaxError(
+          description: "expected periods=PERIOD:POINTS/POINTS,..., found '\(last)'")
+      }
       words.removeLast()
     }
     if let last = words.last, last.hasPrefix("horns=") {
@@ -220,6 +241,7 @@ public struct ControlStatus: Hashable, Sendable {
       keypads: try Self.devices(values[4], "keypads"), stateFile: try Self.stateFile(values[5]))
     self.clocks = clocks
     self.horns = horns
+    self.periods = periods
     self.mqtt = mqtt
   }
 

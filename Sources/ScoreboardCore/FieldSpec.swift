@@ -34,13 +34,16 @@ public struct FieldSpec: Hashable, Sendable {
   /// values in order (a list's, or the numbers from its minimum), the last for every
   /// period after it. `next-period` moves such a field on. Nil for other fields.
   public var periodLengths: [Duration]?
+  /// The field that counts the periods: the score fields whose points it keeps period by
+  /// period (`home away`), taken at each `next-period`. Nil: none.
+  public var periodScores: [String]?
   /// A number field that counts a team's timeouts left: `timeout TEAM` takes one.
   public var timeouts: TimeoutRules?
 
   public init(
     name: String, label: String, display: String, position: Int, width: Int, kind: Kind,
     defaultValue: Int, teamFouls: TeamFoulRules? = nil, periodLengths: [Duration]? = nil,
-    timeouts: TimeoutRules? = nil
+    timeouts: TimeoutRules? = nil, periodScores: [String]? = nil
   ) {
     self.name = name
     self.label = label
@@ -52,6 +55,7 @@ public struct FieldSpec: Hashable, Sendable {
     self.teamFouls = teamFouls
     self.periodLengths = periodLengths
     self.timeouts = timeouts
+    self.periodScores = periodScores
   }
 
   /// The game clock's length in the period `value` of a field that counts periods.

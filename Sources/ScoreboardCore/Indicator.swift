@@ -9,4 +9,7 @@ public enum Indicator: Hashable, Sendable {
   /// Lit while the team fouls of field `field` reach its `level`th bonus threshold (1:
   /// the bonus, 2: the double bonus).
   case bonus(field: String, level: Int)
+  /// Lit while the team of penalties field `field` is on the power play: another team
+  /// has more penalties serving.
+  case powerPlay(field: String)
 }

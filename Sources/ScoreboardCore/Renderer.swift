@@ -78,7 +78,7 @@ public enum Renderer {
     return Frame(
       cells: cells, brightness: board.brightness, isBlank: board.isBlanked, fieldTexts: texts,
       colons: colons?.sorted(), characters: characters,
-      indicators: indicators(of: board, display: display))
+      indicators: indicators(of: board, display: display, at: now))
   }
 
   /// The character a seven-segment pattern stands for on a cell that shows letters: what

@@ -22,8 +22,10 @@
 /// A `played` line has a clock's game time played at its start time
 /// (`Scoreboard.playedBase`, nanoseconds), a `penalty` line one penalty of a penalties
 /// field, in the order given: the player, its length, the game time played when it was
-/// given and, for one ended early, when it ended (nanoseconds). Version 1 files, which
-/// have neither, still load.
+/// given and, for one ended early, when it ended (nanoseconds). A `period` line is a
+/// period `next-period` ended: the period field's value and the score fields' totals at
+/// its end (`period 1 25 20`), oldest first. Version 1 files, which have none of them,
+/// still load.
 ///
 /// `command` lines are the ids of the last requests that came over MQTT with an id and
 /// their replies, oldest first (percent-encoded, each one word), so that a request the
@@ -59,6 +61,23 @@ public struct SavedState: Hashable, Sendable {
   public var penalties: [String: [Penalty]] = [:]
   /// Each clock's game time played at its start time, by field name.
   public var played: [String: Duration] = [:]
+  /// The periods ended, oldest first: the period field's value as text, and the score
+  /// fields' totals at the end.
+  public var finishedPeriods: [Period] = []
+
+  /// A period ended, as the file keeps it.
+  public struct Period: Hashable, Sendable {
+    public var period: String
+    public var totals: [Int]
+
+    public init(period: String, totals: [Int]) {
+      self.period = period
+      self.totals = totals
+    }
+  }
+
+  /// The most periods a file keeps.
+  public static let maximumPeriods = 99
 
   /// The reply a request with an id got.
   public struct CommandReply: Hashable, Sendable {
@@ -112,6 +131,11 @@ public struct SavedState: Hashable, Sendable {
       bootID: bootID)
     self.penalties = penalties
     self.played = played
+    if let period = board.spec.periodField {
+      finishedPeriods = board.finishedPeriods.map {
+        Period(period: board.spec.fields[period].text(of: $0.period), totals: $0.totals)
+      }
+    }
   }
 
   /// Sets `board`'s values, brightness and blanking from this state, without events or
@@ -134,6 +158,7 @@ public struct SavedState: Hashable, Sendable {
     where !board.restorePenalties(name, list, at: now) {
       ignored.append(name)
     }
+    board.restoreFinishedPeriods(finishedPeriods.map { ($0.period, $0.totals) })
     return ignored
   }
 
@@ -170,6 +195,10 @@ public struct SavedState: Hashable, Sendable {
           "penalty \(name) \(penalty.player) \(penalty.length.nanoseconds) "
             + "\(penalty.givenAt.nanoseconds)\(ended)")
       }
+    }
+    for period in finishedPeriods.prefix(Self.maximumPeriods) {
+      lines.append(
+        (["period", period.period] + period.totals.map(String.init)).joined(separator: " "))
     }
     for command in Self.kept(commandReplies) {
       lines.append(
@@ -230,7 +259,7 @@ public struct SavedState: Hashable, Sendable {
         ? "field \(words[1])"
         : keyword == "command" || keyword == "played" || keyword == "penalty"
           ? "\(keyword) \(words.dropFirst())" : keyword
-      if keyword == "penalty" {
+      if keyword == "penalty" || keyword == "period" {
         // A player may be given two penalties at once (a double minor as two).
         try read(words, line: String(line), number: number)
         continue
@@ -317,6 +346,16 @@ public struct SavedState: Hashable, Sendable {
         Penalty(
           player: player, length: .nanoseconds(numbers[1]!), givenAt: .nanoseconds(numbers[2]!),
           endedAt: numbers.count == 4 ? .nanoseconds(numbers[3]!) : nil))
+    case "period":
+      let totals = words.dropFirst(2).map { Int($0) }
+      guard (3...6).contains(words.count), totals.allSatisfy({ $0.map { $0 >= 0 } ?? false })
+      else {
+        throw bad("'period', the period's value and one to four score totals at its end")
+      }
+      if finishedPeriods.count >= Self.maximumPeriods {
+        throw bad("at most \(Self.maximumPeriods) periods")
+      }
+      finishedPeriods.append(Period(period: words[1], totals: totals.map { $0! }))
     case "command":
       guard words.count == 3, let id = PercentEncoding.decode(words[1]),
         let reply = PercentEncoding.decode(words[2])
@@ -331,8 +370,8 @@ public struct SavedState: Hashable, Sendable {
       }
     default:
       throw bad(
-        "'version', 'brightness', 'blank', 'field', 'boot', 'clock', 'played', 'penalty' or "
-          + "'command'")
+        "'version', 'brightness', 'blank', 'field', 'boot', 'clock', 'played', 'penalty', "
+          + "'period' or 'command'")
     }
   }
 }

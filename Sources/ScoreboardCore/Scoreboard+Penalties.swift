@@ -62,6 +62,16 @@ extension Scoreboard {
     openPenalties(index, at: now).filter { $0.phase == .serving }.count
   }
 
+  /// Whether the team of penalties field `index` is on the power play at `now`: another
+  /// team has more penalties serving.
+  public func isOnPowerPlay(_ index: Int, at now: Instant) -> Bool {
+    guard penaltyFormat(of: index) != nil else { return false }
+    let own = servingCount(index, at: now)
+    return spec.fields.indices.contains {
+      $0 != index && penaltyFormat(of: $0) != nil && servingCount($0, at: now) > own
+    }
+  }
+
   /// The penalties field of team `team`.
   func penaltiesField(of team: String) throws(ScoreboardError) -> Int {
     guard let index = spec.fields.indices.first(where: { penaltyFormat(of: $0)?.team == team })

@@ -75,7 +75,15 @@ extension Scoreboard {
       throw ScoreboardError.lastPeriod(field: field.name, value: field.text(of: values[period]))
     }
     cancelSession(events: &events)
-    var changes = assign(CollectionOfOne((field: period, value: next)), events: &events)
+    var changes: [Change] = []
+    if let scores = field.periodScores {
+      // The period ends: its scores are kept.
+      let ended = FinishedPeriod(
+        period: values[period], totals: scores.map { index(of: $0).map { values[$0] } ?? 0 })
+      changes.append(.finishedPeriods(from: finishedPeriods, to: finishedPeriods + [ended]))
+      finishedPeriods.append(ended)
+    }
+    changes += assign(CollectionOfOne((field: period, value: next)), events: &events)
     changes += assign(followingRules(changes), events: &events)
     if let game = spec.mainClock, let length = field.periodLength(of: next),
       let format = spec.fields[game].clockFormat
@@ -102,6 +110,39 @@ extension Scoreboard {
       }
     }
     remember(changes)
+  }
+}
+
+extension Scoreboard {
+  /// Puts saved periods on the board (each the period field's value as text and the
+  /// totals at its end), without events or undo entries; those whose value the period
+  /// field does not have are left out.
+  public mutating func restoreFinishedPeriods(_ saved: [(period: String, totals: [Int])]) {
+    guard let index = spec.periodField, spec.fields[index].periodScores != nil else {
+      finishedPeriods = []
+      return
+    }
+    finishedPeriods = saved.compactMap { period, totals in
+      spec.fields[index].value(parsing: period).map { FinishedPeriod(period: $0, totals: totals) }
+    }
+  }
+
+  /// The points of each score field the period field keeps, period by period: each
+  /// period ended (the difference of its totals from the one before's) and the one being
+  /// played, last. Empty when the period field keeps no scores.
+  public var scoresByPeriod: [(period: Int, points: [Int])] {
+    guard let index = spec.periodField, let scores = spec.fields[index].periodScores else {
+      return []
+    }
+    let defaults = scores.map { name in spec.field(named: name)?.defaultValue ?? 0 }
+    let current = scores.map { name in self.index(of: name).map { values[$0] } ?? 0 }
+    var result: [(period: Int, points: [Int])] = []
+    var before = defaults
+    for ended in finishedPeriods + [FinishedPeriod(period: values[index], totals: current)] {
+      result.append((ended.period, zip(ended.totals, before).map { $0 - $1 }))
+      before = ended.totals
+    }
+    return result
   }
 }
 

@@ -19,6 +19,9 @@ public struct Scoreboard: Sendable {
   /// (`played(_:at:)` adds how far it is into its length): loading a new period moves it,
   /// so the time played goes on; a correction does not, so penalties move with it.
   public internal(set) var playedBase: [Duration]
+  /// The periods `next-period` ended, with the score totals at their end, oldest first
+  /// (when the period field keeps scores by period).
+  public internal(set) var finishedPeriods: [FinishedPeriod] = []
   /// The state of each horn, in `spec.horns` order.
   public internal(set) var horns: [HornState]
   /// The index of the focused field.
@@ -50,6 +53,8 @@ public struct Scoreboard: Sendable {
     /// A clock's game time played at its start time (`playedBase`), moved by loading a
     /// new period.
     case played(field: Int, from: Duration, to: Duration)
+    /// The periods ended, with their scores.
+    case finishedPeriods(from: [FinishedPeriod], to: [FinishedPeriod])
   }
 
   /// A scoreboard with every field at its default value.
@@ -614,6 +619,8 @@ public struct Scoreboard: Sendable {
         _ = assignPenalties(field, from, events: &events)
       case .played(let field, let from, _):
         playedBase[field] = from
+      case .finishedPeriods(let from, _):
+        finishedPeriods = from
       }
     }
   }
@@ -645,6 +652,10 @@ public struct Scoreboard: Sendable {
       if let change = assignPenalties(index, [], events: &events) {
         changes.append(change)
       }
+    }
+    if !finishedPeriods.isEmpty {
+      changes.append(.finishedPeriods(from: finishedPeriods, to: []))
+      finishedPeriods = []
     }
     remember(changes)
   }

@@ -76,12 +76,36 @@ public enum StateDocument {
       }
       fields.append((field.name, JSONText.object(members)))
     }
-    return JSONText.object([
-      ("fields", JSONText.object(fields)),
-      ("brightness", String(board.brightness)),
-      ("blank", board.isBlanked ? "true" : "false"),
-      ("published_at_ms", String(wallClockMilliseconds)),
-    ])
+    var members: [(key: String, json: String)] = [("fields", JSONText.object(fields))]
+    if let periods = periodsJSON(board) {
+      members.append(("periods", periods))
+    }
+    return JSONText.object(
+      members + [
+        ("brightness", String(board.brightness)),
+        ("blank", board.isBlanked ? "true" : "false"),
+        ("published_at_ms", String(wallClockMilliseconds)),
+      ])
+  }
+
+  /// The scores by period, when the period field keeps them: each period ended, then the
+  /// one being played, as `{"period":"1","points":{"home":25,"away":20},
+  /// "totals":{"home":25,"away":20}}` (the points scored in it, the totals at its end or
+  /// now).
+  private static func periodsJSON(_ board: Scoreboard) -> String? {
+    guard let index = board.spec.periodField, let scores = board.spec.fields[index].periodScores
+    else { return nil }
+    let field = board.spec.fields[index]
+    let current = scores.map { name in board.index(of: name).map { board.values[$0] } ?? 0 }
+    let totals = board.finishedPeriods.map(\.totals) + [current]
+    return JSONText.array(
+      zip(board.scoresByPeriod, totals).map { entry, totals in
+        JSONText.object([
+          ("period", JSONText.string(field.text(of: entry.period))),
+          ("points", JSONText.object(zip(scores, entry.points).map { ($0, String($1)) })),
+          ("totals", JSONText.object(zip(scores, totals).map { ($0, String($1)) })),
+        ])
+      })
   }
 
   /// The open penalties of penalties field `index`, in the order they serve: each
@@ -171,7 +195,42 @@ public enum StateDocument {
     state.isBlanked = try optional("blank", in: document, expected: "true or false") {
       $0.boolValue
     }
+    state.finishedPeriods = try finishedPeriods(in: document, spec: spec)
     return MirroredState(state: state, skipped: skipped)
+  }
+
+  /// The periods ended of a document's `periods` (all but the last, the one being
+  /// played), with their totals in the order of `spec`'s period field's `scores`.
+  private static func finishedPeriods(in document: JSONValue, spec: ScoreboardSpec)
+    throws(StateDocumentError) -> [SavedState.Period]
+  {
+    guard let member = document["periods"] else { return [] }
+    guard case .array(let items) = member, items.count <= SavedState.maximumPeriods + 1 else {
+      throw StateDocumentError(
+        problem: .wrongType(
+          "periods", expected: "an array of at most \(SavedState.maximumPeriods + 1) periods"))
+    }
+    let scores = spec.periodField.flatMap { spec.fields[$0].periodScores } ?? []
+    var periods: [SavedState.Period] = []
+    for item in items.dropLast() {
+      guard let period = item["period"]?.stringValue, let totals = item["totals"],
+        totals.members != nil
+      else {
+        throw StateDocumentError(
+          problem: .wrongType(
+            "periods", expected: "periods each with a \"period\" and its \"totals\""))
+      }
+      var values: [Int] = []
+      for name in scores {
+        guard let value = totals[name]?.intValue, (0...Int64(Int32.max)).contains(value) else {
+          throw StateDocumentError(
+            problem: .wrongType("periods", expected: "a total for \(name), 0 or more"))
+        }
+        values.append(Int(value))
+      }
+      periods.append(SavedState.Period(period: period, totals: values))
+    }
+    return periods
   }
 
   /// The same, from a payload as text.

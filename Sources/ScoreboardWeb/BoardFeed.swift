@@ -93,6 +93,8 @@ public enum BoardFeed {
       "\(clock) running"
     case .bonus(let field, let level):
       "\(field) bonus" + (level == 1 ? "" : " \(level)")
+    case .powerPlay(let field):
+      "\(field) power play"
     }
   }
 

@@ -212,6 +212,8 @@ enum ControlCommandLine {
     lines.append(stateFileLine(status.stateFile))
     lines += status.clocks.map { "clock \($0.name) \($0.isOn ? "running" : "stopped")" }
     lines += status.horns.map { "horn \($0.name) \($0.isOn ? "on" : "off")" }
+    // `period 1 25 20`: a period's points of the score fields, the current one last.
+    lines += status.periods.map { "period " + $0.replacingColonAndSlashes() }
     if let link = status.mqtt {
       lines.append("mqtt \(link.isConnected ? "connected" : "disconnected")")
       if let stale = link.isStale {
@@ -232,5 +234,12 @@ enum ControlCommandLine {
 
   private static func write(_ text: String, to output: FileDescriptor) {
     try? output.writeAll(text)
+  }
+}
+
+extension String {
+  /// `1:25/20` as `1 25 20`.
+  fileprivate func replacingColonAndSlashes() -> String {
+    String(map { $0 == ":" || $0 == "/" ? " " : $0 })
   }
 }

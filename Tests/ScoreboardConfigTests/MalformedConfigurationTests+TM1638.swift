@@ -79,7 +79,7 @@ extension MalformedConfigurationTests {
     ),
     board(
       "an LED of nonsense words", "led-1 = home 1 2\n",
-      "demo.conf:7: [display board] led-1: expected FIELD VALUE (lit while the field's value is VALUE), running CLOCK (lit while the clock runs) or bonus FOULS [2] (lit in the bonus, or the double bonus), found \"home 1 2\""
+      "demo.conf:7: [display board] led-1: expected FIELD VALUE (lit while the field's value is VALUE), running CLOCK (lit while the clock runs), bonus FOULS [2] (lit in the bonus, or the double bonus) or power-play PENALTIES, found \"home 1 2\""
     ),
     board(
       "an LED on a number out of range", "led-3 = home 100\n",
@@ -99,7 +99,15 @@ extension MalformedConfigurationTests {
     ),
     board(
       "an LED of one word", "led-7 = home\n",
-      "demo.conf:7: [display board] led-7: expected FIELD VALUE (lit while the field's value is VALUE), running CLOCK (lit while the clock runs) or bonus FOULS [2] (lit in the bonus, or the double bonus), found \"home\""
+      "demo.conf:7: [display board] led-7: expected FIELD VALUE (lit while the field's value is VALUE), running CLOCK (lit while the clock runs), bonus FOULS [2] (lit in the bonus, or the double bonus) or power-play PENALTIES, found \"home\""
+    ),
+    board(
+      "a power-play LED of a field without penalties", "led-1 = power-play home\n",
+      "demo.conf:7: [display board] led-1: field 'home' keeps no penalties (type = penalties); fields that do: none"
+    ),
+    board(
+      "a power-play LED of no field", "led-1 = power-play\n",
+      "demo.conf:7: [display board] led-1: expected power-play PENALTIES (lit while that team is on the power play), found \"power-play\""
     ),
     board(
       "an LED the board does not have", "led-9 = home 1\n",

@@ -160,6 +160,20 @@ display = main
 position = 5
 values = 1 2 3 4
 lengths = 1:05 1:05 1:05 0:30
+scores = home away
+
+[display pens]
+driver = terminal
+digits = 5
+
+[field home-penalties]
+label = PEN
+type = penalties
+team = home
+display = pens
+position = 1
+slots = 1
+lengths = 2:00 5:00
 
 [display side]
 driver = terminal
@@ -341,6 +355,18 @@ try:
     tap("#undo")
     check(wait_until(lambda: ctl("get", "home-timeouts") == "2"), "and undo gives it back")
 
+    # A penalty given on the phone: the player on the phone's number pad, a length, Give.
+    driver.find_element("css selector", '[data-field="home-penalties"] input.player').send_keys("17")
+    tap('[data-field="home-penalties"] [data-action="length"][data-value="300000"]')
+    tap('[data-field="home-penalties"] [data-action="penalty-add"]')
+    check(wait_until(lambda: ctl("get", "home-penalties") == "17/5:00"),
+          f"a penalty given on the phone ({ctl('get', 'home-penalties')})")
+    check(wait_until(lambda: shown("home-penalties") == "175:00"),
+          f"the console shows its slot ({shown('home-penalties')!r})")
+    driver.find_element("css selector", '[data-field="home-penalties"] input.player').send_keys("17")
+    tap('[data-field="home-penalties"] [data-action="penalty-end"]')
+    check(wait_until(lambda: ctl("get", "home-penalties") == "-"), "End on the phone ends it")
+
     # The clock from the phone, and the horn held.
     tap('[data-field="game"] [data-action="start-stop"]')
     check(wait_until(lambda: "running" in ctl("status")), "start/stop on the phone starts the clock")
@@ -386,6 +412,28 @@ try:
     check(wait_until(lambda: wire.shows() == "12 7" and board_cells("wire") == wire.bits),
           f"/board draws the S7S module's segments as the wire has them "
           f"(page {board_cells('wire')}, wire {wire.bits})")
+
+    # The box score: the first quarter's 12-7 kept by next-period, then the second's.
+    ctl("next-period")
+    ctl("set", "home", "15")
+
+    def box_score():
+        return driver.execute_script(
+            "var t = document.querySelector('table.box-score'); return t && t.innerText;") or ""
+
+    check(wait_until(lambda: "GUEST\t7\t0\t7" in box_score() and "HOME\t12\t3\t15" in box_score()),
+          f"/board shows the box score ({box_score()!r})")
+    ctl("undo")
+    ctl("undo")
+
+    # A penalty runs on /board with the game clock.
+    ctl("penalty", "add", "home", "4", "2:00")
+    ctl("start", "game")
+    check(wait_until(lambda: (shown("home-penalties") or "").startswith(" 41:5")),
+          f"/board runs the penalty with the clock ({shown('home-penalties')!r})")
+    ctl("stop", "game")
+    ctl("penalty", "remove", "home", "4")
+    ctl("set", "game", "1:05")
 
     # The clock: the page runs it from the published start; it must agree with the
     # daemon to one shown step whenever both are read.
