@@ -74,8 +74,9 @@ struct ConfigurationParser {
     let labels = labelSections.compactMap { name, section in
       read(section) { reader in labelParser.parse(name: name, reader: &reader) }
     }
+    resolveTakeOvers(of: &fields, fieldNames: fieldSections.map(\.name))
     reportOverlaps(
-      of: fields.map {
+      of: fields.filter { $0.spec.takesOver == nil }.map {
         CellUser(
           kind: "field", name: $0.spec.name, display: $0.spec.display, cells: $0.spec.cells,
           section: $0.section, positionLine: $0.positionLine)
@@ -248,6 +249,36 @@ struct ConfigurationParser {
         "expected lengths of at most the game clock's, \(most) ([field \(game.name)] "
           + "length), found " + ClockText.text(longest, tenths: false, minutes: true),
         line: first.lengthsLine, sectionTitle: first.section, key: "lengths")
+    }
+  }
+
+  /// Gives each clock that takes over another field's cells that field's display,
+  /// position and width: the other field must be a clock with cells of its own.
+  private mutating func resolveTakeOvers(
+    of fields: inout [FieldSectionParser.Field], fieldNames: [String]
+  ) {
+    let byName = Dictionary(fields.map { ($0.spec.name, $0.spec) }, uniquingKeysWith: { a, _ in a })
+    for index in fields.indices {
+      guard let name = fields[index].spec.takesOver else { continue }
+      var problem: String?
+      if let target = byName[name] {
+        if target.clockFormat == nil {
+          problem = "field '\(name)' is not a clock; a clock takes over a clock's cells"
+        } else if target.takesOver != nil || name == fields[index].spec.name {
+          problem = "field '\(name)' has no cells of its own to take over"
+        } else {
+          fields[index].spec.display = target.display
+          fields[index].spec.position = target.position
+          fields[index].spec.width = target.width
+          continue
+        }
+      } else if !fieldNames.contains(name) {
+        problem = suggestions.unknownNameMessage(kind: .field, name: name, known: fieldNames)
+      }
+      guard let problem else { continue }  // the other field's section has the error
+      report(
+        problem, line: fields[index].takesOverLine,
+        sectionTitle: fields[index].section, key: "takes-over")
     }
   }
 

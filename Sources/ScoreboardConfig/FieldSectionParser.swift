@@ -17,6 +17,8 @@ struct FieldSectionParser {
     var lengthsLine: Int = 0
     /// The line of `scores`, for a field that counts periods and keeps their scores.
     var scoresLine: Int = 0
+    /// The line of `takes-over`, for a clock shown in another field's cells.
+    var takesOverLine: Int = 0
     /// The line of `period`, for team fouls that a period field sets back.
     var periodLine: Int = 0
     /// The lines of `timeouts-of` and `timeout-clock`, for a field of timeouts left.
@@ -38,7 +40,7 @@ struct FieldSectionParser {
     "commit-on-last-digit", "default", "type", "length", "count", "tenths-below", "resets",
     "follows", "blank-when-less-game-time", "bonus", "period", "resets-at", "lengths",
     "timeouts-of", "timeout-clock", "team", "clock", "serving", "slots", "player-digits",
-    "time-digits", "ends-on-goal-of", "minor", "scores",
+    "time-digits", "ends-on-goal-of", "minor", "scores", "takes-over",
   ]
 
   /// The keys only penalties fields have (`lengths` too, which is the lengths offered).
@@ -50,6 +52,7 @@ struct FieldSectionParser {
   /// The keys only clocks have.
   static let clockKeys = [
     "length", "count", "tenths-below", "resets", "follows", "blank-when-less-game-time",
+    "takes-over",
   ]
 
   /// What `type` names.
@@ -155,10 +158,22 @@ struct FieldSectionParser {
   /// The field, or nil when something in the section is wrong.
   func parse(name: String, reader: inout SectionReader) -> Field? {
     reader.reportUnknownKeys(known: Self.keys)
-    reader.require("position")
+    // A clock that takes over another field's cells has none of its own.
+    let takesOver = reader.text("takes-over", expected: "the field whose cells it takes")
+    if takesOver == nil {
+      reader.require("position")
+    } else {
+      for key in ["display", "position"] where reader.entry(key) != nil {
+        reader.report(
+          "a clock that takes over another field's cells has none of its own; leave out "
+            + "display and position", key: key)
+      }
+    }
     let label = reader.text("label", expected: "a label") ?? name.uppercased()
-    let display = reader.displayName(among: displays)
-    let position = reader.integer("position", in: 1...DisplaySectionParser.maximumCellCount)
+    let display = takesOver == nil ? reader.displayName(among: displays) : ""
+    let position =
+      takesOver == nil
+      ? reader.integer("position", in: 1...DisplaySectionParser.maximumCellCount) : 1
     let digits = reader.integer("digits", in: 1...NumberFormat.maximumDigits)
     let type = reader.choice(
       "type",
@@ -195,11 +210,12 @@ struct FieldSectionParser {
           reader: &reader)
     }
     guard !reader.hasErrors, let display, let position, let content else { return nil }
-    let spec = FieldSpec(
+    var spec = FieldSpec(
       name: name, label: label, display: display, position: position - 1, width: content.width,
       kind: content.kind, defaultValue: content.defaultValue, teamFouls: content.teamFouls,
       periodLengths: content.periodLengths, timeouts: content.timeouts,
       periodScores: content.periodScores)
+    spec.takesOver = takesOver
     if let layout = displays.byName[display], spec.cells.upperBound > layout.cellCount {
       let cells = Listing.cells(position...(position + content.width - 1))
       reader.report(
@@ -210,7 +226,7 @@ struct FieldSectionParser {
     return Field(
       spec: spec, section: reader.section.title, positionLine: reader.line(of: "position"),
       followsLine: reader.line(of: "follows"), lengthsLine: reader.line(of: "lengths"),
-      scoresLine: reader.line(of: "scores"),
+      scoresLine: reader.line(of: "scores"), takesOverLine: reader.line(of: "takes-over"),
       periodLine: reader.line(of: "period"), timeoutsOfLine: reader.line(of: "timeouts-of"),
       timeoutClockLine: reader.line(of: "timeout-clock"), clockLine: reader.line(of: "clock"),
       endsOnGoalOfLine: reader.line(of: "ends-on-goal-of"), teamLine: reader.line(of: "team"),

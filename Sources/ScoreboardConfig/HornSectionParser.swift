@@ -13,6 +13,7 @@ struct HornSectionParser {
 
   static let keys = [
     "driver", "line", "active-low", "clocks", "duration", "hold-limit", "click", "click-duration",
+    "warnings",
   ]
 
   /// The clock fields read without error, by name, and every field's name.
@@ -61,6 +62,7 @@ struct HornSectionParser {
         }
       }
     }
+    let warnings = self.warnings(reader: &reader)
     let duration =
       reader.duration("duration", in: .milliseconds(10)...(.seconds(30))) ?? .milliseconds(1500)
     let holdLimit =
@@ -70,11 +72,54 @@ struct HornSectionParser {
       reader.duration("click-duration", in: .milliseconds(1)...(.milliseconds(50)))
       ?? .milliseconds(5)
     guard !reader.hasErrors, let driver else { return nil }
-    let spec = HornSpec(name: name, clocks: clockNames, duration: duration, holdLimit: holdLimit)
+    let spec = HornSpec(
+      name: name, clocks: clockNames, duration: duration, holdLimit: holdLimit,
+      warnings: warnings)
     return Horn(
       configuration: HornConfiguration(
         name: name, driver: driver, spec: spec, clicks: clicks, clickDuration: clickDuration,
         line: reader.section.line),
       gpioLines: reader.gpioLineUses)
+  }
+
+  /// `warnings = CLOCK TIME ...`: pairs of a clock and the time left on it when the horn
+  /// sounds (a timeout's `timeout 10`), each time within the clock's length.
+  private func warnings(reader: inout SectionReader) -> [HornSpec.Warning] {
+    guard
+      let text = reader.text(
+        "warnings", expected: "a clock and the time left when the horn sounds, such as timeout 10")
+    else { return [] }
+    let words = text.words()
+    let usage =
+      "expected pairs of a clock and the time left on it when the horn sounds, such as "
+      + "timeout 10 (or game 1:00 shot 5)"
+    guard !words.isEmpty, words.count % 2 == 0 else {
+      reader.report(usage + ", found " + Listing.found(text), key: "warnings")
+      return []
+    }
+    var warnings: [HornSpec.Warning] = []
+    for pair in stride(from: 0, to: words.count, by: 2) {
+      let (name, timeText) = (words[pair], words[pair + 1])
+      guard let format = clocks[name] else {
+        if validFieldNames.contains(name) {
+          reader.report(
+            "field '\(name)' is not a clock (type = clock or shot-clock)", key: "warnings")
+        } else if !fieldNames.contains(name) {
+          reader.report(
+            reader.suggestions.unknownNameMessage(kind: .field, name: name, known: fieldNames),
+            key: "warnings")
+        }
+        continue
+      }
+      guard let left = ClockText.parse(timeText), left > .zero, left < format.length else {
+        reader.report(
+          "expected a time left on '\(name)' above 0 and below its length, "
+            + ClockText.text(format.length, tenths: false, minutes: true) + ", found "
+            + Listing.found(timeText), key: "warnings")
+        continue
+      }
+      warnings.append(HornSpec.Warning(clock: name, left: left))
+    }
+    return warnings
   }
 }

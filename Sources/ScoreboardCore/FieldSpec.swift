@@ -37,6 +37,10 @@ public struct FieldSpec: Hashable, Sendable {
   /// The field that counts the periods: the score fields whose points it keeps period by
   /// period (`home away`), taken at each `next-period`. Nil: none.
   public var periodScores: [String]?
+  /// A clock shown in the cells of another field (the game clock's) while it runs, and
+  /// not at all while it stands (a timeout's clock): that field's name. Its display,
+  /// position and width are that field's. Nil for other fields.
+  public var takesOver: String?
   /// A number field that counts a team's timeouts left: `timeout TEAM` takes one.
   public var timeouts: TimeoutRules?
 

@@ -11,15 +11,30 @@ public struct HornSpec: Hashable, Sendable {
   /// The longest a held horn key keeps it sounding: a stuck key or a lost release
   /// does not sound it for ever.
   public var holdLimit: Duration
+  /// The running clocks that sound the horn, for its duration, when this much time is
+  /// left on them (a timeout's 10 s warning).
+  public var warnings: [Warning]
+
+  /// A warning: the horn sounds when clock `clock` runs past `left` before its end.
+  public struct Warning: Hashable, Sendable {
+    public var clock: String
+    public var left: Duration
+
+    public init(clock: String, left: Duration) {
+      self.clock = clock
+      self.left = left
+    }
+  }
 
   public init(
     name: String, clocks: [String] = [], duration: Duration = .milliseconds(1500),
-    holdLimit: Duration = .seconds(5)
+    holdLimit: Duration = .seconds(5), warnings: [Warning] = []
   ) {
     self.name = name
     self.clocks = clocks
     self.duration = duration
     self.holdLimit = holdLimit
+    self.warnings = warnings
   }
 }
 

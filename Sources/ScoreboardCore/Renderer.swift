@@ -10,6 +10,9 @@ public enum Renderer {
     var colons: [Int]?
     let fields = board.spec.fields
     for index in fields.indices where fields[index].display == display.name {
+      // A clock that takes over another's cells shows only while it runs, and then
+      // instead of it.
+      if board.isHidden(index) { continue }
       // The common case, a number showing its value, is drawn in place.
       if !withTexts, case .number(let format) = fields[index].kind,
         showsValue(of: board, field: index, at: now)

@@ -21,6 +21,22 @@ extension Scoreboard {
     return clockTime(leader, at: now) < clockTime(index, at: now)
   }
 
+  /// Whether field `index` is not shown: a clock that takes over another field's cells
+  /// while it stands (unless it is being set), or a field whose cells such a clock has
+  /// while it runs or is set (a timeout's clock shown where the game clock is).
+  public func isHidden(_ index: Int) -> Bool {
+    func showsOver(_ clock: Int) -> Bool {
+      clocks[clock]?.isRunning == true || session?.field == clock
+    }
+    let field = spec.fields[index]
+    if field.takesOver != nil {
+      return !showsOver(index)
+    }
+    return spec.fields.indices.contains {
+      spec.fields[$0].takesOver == field.name && showsOver($0)
+    }
+  }
+
   /// Whether horn `index` of `spec.horns` sounds at `now`.
   public func hornIsSounding(_ index: Int, at now: Instant) -> Bool {
     horns[index].isSounding(at: now, spec: spec.horns[index])
@@ -108,6 +124,32 @@ extension Scoreboard {
       for horn in spec.horns.indices where spec.horns[horn].clocks.contains(name) {
         horns[horn].timedFrom = end
         horns[horn].timedUntil = end + spec.horns[horn].duration
+      }
+    }
+  }
+
+  /// The instant a running clock has `left` before its end, when it started with more
+  /// than that left; nil otherwise (stopped, or started with less).
+  func warningInstant(_ index: Int, left: Duration) -> Instant? {
+    guard let clock = clocks[index], let start = clock.startedAt,
+      let format = spec.fields[index].clockFormat
+    else { return nil }
+    let leftAtStart = format.direction == .down ? clock.time : format.length - clock.time
+    guard leftAtStart > left else { return nil }
+    return start + (leftAtStart - left)
+  }
+
+  /// Sounds each horn whose warning came by `now`, from the warning's instant for its
+  /// duration; a warning is sounded once for each start of its clock.
+  mutating func soundWarnings(before now: Instant) {
+    for (horn, hornSpec) in spec.horns.enumerated() {
+      for warning in hornSpec.warnings {
+        guard let clock = index(of: warning.clock),
+          let instant = warningInstant(clock, left: warning.left), instant <= now,
+          horns[horn].timedFrom.map({ $0 < instant }) ?? true
+        else { continue }
+        horns[horn].timedFrom = instant
+        horns[horn].timedUntil = instant + hornSpec.duration
       }
     }
   }
@@ -304,6 +346,13 @@ extension Scoreboard {
     for index in horns.indices {
       if let change = horns[index].nextChange(after: now, spec: spec.horns[index]) {
         deadlines.append(change)
+      }
+      for warning in spec.horns[index].warnings {
+        if let clock = self.index(of: warning.clock),
+          let instant = warningInstant(clock, left: warning.left), instant > now
+        {
+          deadlines.append(instant)
+        }
       }
     }
   }

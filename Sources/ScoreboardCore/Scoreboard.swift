@@ -325,6 +325,7 @@ public struct Scoreboard: Sendable {
     var events: [ScoreboardEvent] = []
     stopClocksAtTheirEnd(before: now, events: &events)
     reportPenalties(at: now, events: &events)
+    soundWarnings(before: now)
     reportHorns(at: now, events: &events)
     if let session, let timeout = spec.editTimeout, now >= session.lastActivity + timeout {
       cancelSession(events: &events)

@@ -19,7 +19,7 @@ import Testing
     "Config/examples/ice-hockey.conf", "Config/examples/futsal.conf",
     "Config/examples/ht16k33-backpacks.conf", "Config/examples/ht16k33-names.conf",
     "Config/examples/tm1638-led-key.conf", "Config/examples/venue-court.conf",
-    "Config/examples/venue-far-end.conf",
+    "Config/examples/venue-far-end.conf", "Config/examples/handball.conf",
   ])
   func shippedConfigurationsAreValid(path: String) throws {
     let daemon = try DaemonProcess(arguments: ["--check-config", Self.repository + "/" + path])
