@@ -189,7 +189,7 @@
      totals) as a table in `container`, redrawn only when it changed; nothing when the
      board keeps no scores by period. */
   function showBoxScore(container, state, layout) {
-    var periods = state.periods || [];
+    var periods = state.periods || setPeriods(state, layout);
     var key = JSON.stringify(periods);
     if (container.getAttribute('data-periods') === key) return;
     container.setAttribute('data-periods', key);
@@ -216,6 +216,25 @@
         [String(periods[periods.length - 1].totals[name])]));
     });
     container.appendChild(table);
+  }
+
+  /* With set scoring, the sets won and the one being played as periods: each team's
+     points in each set, and its sets won as the total. */
+  function setPeriods(state, layout) {
+    if (!state.sets) return [];
+    var names = layout.fields.filter(function (field) {
+      return field.sets_of;
+    }).map(function (field) { return [field.sets_of, field.name]; });
+    if (!names.length) return [];
+    var current = {}, totals = {};
+    names.forEach(function (pair) {
+      var points = state.fields[pair[0]], sets = state.fields[pair[1]];
+      current[pair[0]] = points ? points.value : 0;
+      totals[pair[0]] = sets ? sets.value : 0;
+    });
+    return state.sets.map(function (set, index) {
+      return {period: String(index + 1), points: set, totals: totals};
+    }).concat([{period: String(state.sets.length + 1), points: current, totals: totals}]);
   }
 
   window.Scoreboard = {makeDigits: makeDigits, follow: follow, clockText: clockText, cells: cells,

@@ -17,6 +17,11 @@ extension ControlStatus {
       + (clocks.isEmpty ? "" : ",\"clocks\":\(Self.json(clocks, key: "running"))")
       + (horns.isEmpty ? "" : ",\"horns\":\(Self.json(horns, key: "sounding"))")
       + (periods.isEmpty ? "" : ",\"periods\":\(Self.json(periods: periods))")
+      + (sets.isEmpty
+        ? ""
+        : ",\"sets\":["
+          + sets.map { "[" + $0.split(separator: "/").joined(separator: ",") + "]" }
+          .joined(separator: ",") + "]")
       + (mqtt.map {
         ",\"mqtt\":{\"connected\":\($0.isConnected)"
           + ($0.isStale.map { ",\"stale\":\($0)" } ?? "") + "}"

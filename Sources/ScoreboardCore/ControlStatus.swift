@@ -6,7 +6,8 @@
 /// keypads=numpad:online state-file=saved`. A board with clocks adds
 /// `clocks=game:running,shot:stopped` (their times are the fields' values, `game=11:34.2`),
 /// one with horns `horns=main:off`, one whose period field keeps scores by period
-/// `periods=1:25/20,2:18/22` (each period's points, the current one last).
+/// `periods=1:25/20,2:18/22` (each period's points, the current one last), one with set
+/// scoring `sets=25/23,22/25` (the points of each set won).
 public struct ControlStatus: Hashable, Sendable {
   /// Whether the committed values are in the state file.
   public enum StateFile: Hashable, Sendable {
@@ -61,6 +62,8 @@ public struct ControlStatus: Hashable, Sendable {
   /// Each period's points of the score fields (`1:25/20`), the current one last; empty
   /// when the period field keeps no scores.
   public var periods: [String] = []
+  /// The points of each set won (`25/23`), oldest first; empty without set scoring.
+  public var sets: [String] = []
   /// The link to the MQTT broker, on a board that has one.
   public var mqtt: MQTTLink?
 
@@ -123,6 +126,7 @@ public struct ControlStatus: Hashable, Sendable {
     horns = board.spec.horns.indices.map { index in
       Switch(name: board.spec.horns[index].name, isOn: board.hornIsSounding(index, at: now))
     }
+    sets = board.finishedSets.map { $0.map(String.init).joined(separator: "/") }
     if let period = board.spec.periodField {
       periods = board.scoresByPeriod.map { entry in
         board.spec.fields[period].text(of: entry.period) + ":"
@@ -148,6 +152,7 @@ public struct ControlStatus: Hashable, Sendable {
       + (clocks.isEmpty ? [] : ["clocks=" + Self.text(of: clocks, on: "running", off: "stopped")])
       + (horns.isEmpty ? [] : ["horns=" + Self.text(of: horns, on: "on", off: "off")])
       + (periods.isEmpty ? [] : ["periods=" + periods.joined(separator: ",")])
+      + (sets.isEmpty ? [] : ["sets=" + sets.joined(separator: ",")])
     var link: [String] = []
     if let mqtt {
       link.append("mqtt=" + (mqtt.isConnected ? "connected" : "disconnected"))
@@ -186,6 +191,15 @@ public struct ControlStatus: Hashable, Sendable {
           description: "expected mqtt=connected or mqtt=disconnected, found '\(last)'")
       }
       mqtt = MQTTLink(isConnected: last == "mqtt=connected", isStale: isStale)
+      words.removeLast()
+    }
+    var sets: [String] = []
+    if let last = words.last, last.hasPrefix("sets=") {
+      sets = last.dropFirst(5).split(separator: ",", omittingEmptySubsequences: false)
+        .map(String.init)
+      guard sets.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isNumber || $0 == "/" } }) else {
+        throw ControlSyntaxError(description: "expected sets=POINTS/POINTS,..., found '\(last)'")
+      }
       words.removeLast()
     }
     var periods: [String] = []
@@ -242,6 +256,7 @@ public struct ControlStatus: Hashable, Sendable {
     self.clocks = clocks
     self.horns = horns
     self.periods = periods
+    self.sets = sets
     self.mqtt = mqtt
   }
 

@@ -24,7 +24,8 @@
 /// field, in the order given: the player, its length, the game time played when it was
 /// given and, for one ended early, when it ended (nanoseconds). A `period` line is a
 /// period `next-period` ended: the period field's value and the score fields' totals at
-/// its end (`period 1 25 20`), oldest first. Version 1 files, which have none of them,
+/// its end (`period 1 25 20`), oldest first; a `set` line the points of a set won
+/// (`set 25 23`), oldest first. Version 1 files, which have none of them,
 /// still load.
 ///
 /// `command` lines are the ids of the last requests that came over MQTT with an id and
@@ -64,6 +65,8 @@ public struct SavedState: Hashable, Sendable {
   /// The periods ended, oldest first: the period field's value as text, and the score
   /// fields' totals at the end.
   public var finishedPeriods: [Period] = []
+  /// With set scoring, the points of each set won, oldest first.
+  public var finishedSets: [[Int]] = []
 
   /// A period ended, as the file keeps it.
   public struct Period: Hashable, Sendable {
@@ -131,6 +134,7 @@ public struct SavedState: Hashable, Sendable {
       bootID: bootID)
     self.penalties = penalties
     self.played = played
+    finishedSets = board.finishedSets
     if let period = board.spec.periodField {
       finishedPeriods = board.finishedPeriods.map {
         Period(period: board.spec.fields[period].text(of: $0.period), totals: $0.totals)
@@ -159,6 +163,7 @@ public struct SavedState: Hashable, Sendable {
       ignored.append(name)
     }
     board.restoreFinishedPeriods(finishedPeriods.map { ($0.period, $0.totals) })
+    board.restoreFinishedSets(finishedSets)
     return ignored
   }
 
@@ -199,6 +204,9 @@ public struct SavedState: Hashable, Sendable {
     for period in finishedPeriods.prefix(Self.maximumPeriods) {
       lines.append(
         (["period", period.period] + period.totals.map(String.init)).joined(separator: " "))
+    }
+    for set in finishedSets.prefix(Self.maximumPeriods) {
+      lines.append((["set"] + set.map(String.init)).joined(separator: " "))
     }
     for command in Self.kept(commandReplies) {
       lines.append(
@@ -259,7 +267,7 @@ public struct SavedState: Hashable, Sendable {
         ? "field \(words[1])"
         : keyword == "command" || keyword == "played" || keyword == "penalty"
           ? "\(keyword) \(words.dropFirst())" : keyword
-      if keyword == "penalty" || keyword == "period" {
+      if keyword == "penalty" || keyword == "period" || keyword == "set" {
         // A player may be given two penalties at once (a double minor as two).
         try read(words, line: String(line), number: number)
         continue
@@ -356,6 +364,15 @@ public struct SavedState: Hashable, Sendable {
         throw bad("at most \(Self.maximumPeriods) periods")
       }
       finishedPeriods.append(Period(period: words[1], totals: totals.map { $0! }))
+    case "set":
+      let points = words.dropFirst().map { Int($0) }
+      guard words.count == 3, points.allSatisfy({ $0.map { $0 >= 0 } ?? false }) else {
+        throw bad("'set' and the two teams' points of a set won")
+      }
+      if finishedSets.count >= Self.maximumPeriods {
+        throw bad("at most \(Self.maximumPeriods) sets")
+      }
+      finishedSets.append(points.map { $0! })
     case "command":
       guard words.count == 3, let id = PercentEncoding.decode(words[1]),
         let reply = PercentEncoding.decode(words[2])
@@ -371,7 +388,7 @@ public struct SavedState: Hashable, Sendable {
     default:
       throw bad(
         "'version', 'brightness', 'blank', 'field', 'boot', 'clock', 'played', 'penalty', "
-          + "'period' or 'command'")
+          + "'period', 'set' or 'command'")
     }
   }
 }

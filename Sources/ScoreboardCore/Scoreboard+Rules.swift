@@ -24,6 +24,33 @@ extension Scoreboard {
     return updates
   }
 
+  /// With set scoring, keeps the points of each set `changes` ended (a team's sets won
+  /// up by one, the points set back): returns the change for `undo`.
+  mutating func keepingSetsWon(_ changes: [Change]) -> [Change] {
+    guard let rules = spec.sets else { return [] }
+    let points = rules.points.compactMap(index(of:))
+    let sets = rules.sets.compactMap(index(of:))
+    guard points.count == 2, sets.count == 2 else { return [] }
+    // A set won by the rules: sets won up, and the points set back in the same change (not
+    // a correction of the sets won by hand).
+    func contains(_ test: (Int, Int, Int) -> Bool) -> Bool {
+      changes.contains {
+        if case .value(let field, let from, let to) = $0 { test(field, from, to) } else { false }
+      }
+    }
+    guard contains({ sets.contains($0) && $2 > $1 }), contains({ points.contains($0) && $2 < $1 })
+    else { return [] }
+    // The points at the end of the set: what the change set back, else where they stand.
+    let final = points.map { index in
+      changes.reduce(values[index]) { result, change in
+        if case .value(let field, let from, _) = change, field == index { from } else { result }
+      }
+    }
+    let old = finishedSets
+    finishedSets.append(final)
+    return [.finishedSets(from: old, to: finishedSets)]
+  }
+
   /// What set scoring makes of `changes`: for a point won (a team's points going up),
   /// the serve to that team, and when the set is won, its sets won up by one and both
   /// teams' points back to their defaults.
@@ -125,6 +152,12 @@ extension Scoreboard {
     finishedPeriods = saved.compactMap { period, totals in
       spec.fields[index].value(parsing: period).map { FinishedPeriod(period: $0, totals: totals) }
     }
+  }
+
+  /// Puts the saved points of the sets won on the board, without events or undo entries
+  /// (none without set scoring).
+  public mutating func restoreFinishedSets(_ saved: [[Int]]) {
+    finishedSets = spec.sets == nil ? [] : saved.filter { $0.count == 2 }
   }
 
   /// The points of each score field the period field keeps, period by period: each

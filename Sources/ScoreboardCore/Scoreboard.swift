@@ -22,6 +22,9 @@ public struct Scoreboard: Sendable {
   /// The periods `next-period` ended, with the score totals at their end, oldest first
   /// (when the period field keeps scores by period).
   public internal(set) var finishedPeriods: [FinishedPeriod] = []
+  /// With set scoring, the points of each set won, the teams' in the order of
+  /// `SetRules.points`, oldest first.
+  public internal(set) var finishedSets: [[Int]] = []
   /// The state of each horn, in `spec.horns` order.
   public internal(set) var horns: [HornState]
   /// The index of the focused field.
@@ -55,6 +58,8 @@ public struct Scoreboard: Sendable {
     case played(field: Int, from: Duration, to: Duration)
     /// The periods ended, with their scores.
     case finishedPeriods(from: [FinishedPeriod], to: [FinishedPeriod])
+    /// The points of the sets won.
+    case finishedSets(from: [[Int]], to: [[Int]])
   }
 
   /// A scoreboard with every field at its default value.
@@ -571,6 +576,7 @@ public struct Scoreboard: Sendable {
   ) {
     var changes = assign(updates, events: &events)
     changes += assign(followingRules(changes), events: &events)
+    changes += keepingSetsWon(changes)
     changes += penaltiesEndedByGoals(changes, at: now, events: &events)
     remember(changes)
   }
@@ -622,6 +628,8 @@ public struct Scoreboard: Sendable {
         playedBase[field] = from
       case .finishedPeriods(let from, _):
         finishedPeriods = from
+      case .finishedSets(let from, _):
+        finishedSets = from
       }
     }
   }
@@ -657,6 +665,10 @@ public struct Scoreboard: Sendable {
     if !finishedPeriods.isEmpty {
       changes.append(.finishedPeriods(from: finishedPeriods, to: []))
       finishedPeriods = []
+    }
+    if !finishedSets.isEmpty {
+      changes.append(.finishedSets(from: finishedSets, to: []))
+      finishedSets = []
     }
     remember(changes)
   }

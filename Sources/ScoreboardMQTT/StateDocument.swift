@@ -80,6 +80,17 @@ public enum StateDocument {
     if let periods = periodsJSON(board) {
       members.append(("periods", periods))
     }
+    if let rules = board.spec.sets {
+      // The points of each set won, by team: a volleyball box score.
+      members.append(
+        (
+          "sets",
+          JSONText.array(
+            board.finishedSets.map { set in
+              JSONText.object(zip(rules.points, set).map { ($0, String($1)) })
+            })
+        ))
+    }
     return JSONText.object(
       members + [
         ("brightness", String(board.brightness)),
@@ -196,6 +207,7 @@ public enum StateDocument {
       $0.boolValue
     }
     state.finishedPeriods = try finishedPeriods(in: document, spec: spec)
+    state.finishedSets = try finishedSets(in: document, spec: spec)
     return MirroredState(state: state, skipped: skipped)
   }
 
@@ -231,6 +243,33 @@ public enum StateDocument {
       periods.append(SavedState.Period(period: period, totals: values))
     }
     return periods
+  }
+
+  /// The points of the sets won of a document's `sets`, the teams in the order of
+  /// `spec`'s set scoring.
+  private static func finishedSets(in document: JSONValue, spec: ScoreboardSpec)
+    throws(StateDocumentError) -> [[Int]]
+  {
+    guard let member = document["sets"], let rules = spec.sets else { return [] }
+    guard case .array(let items) = member, items.count <= SavedState.maximumPeriods else {
+      throw StateDocumentError(
+        problem: .wrongType(
+          "sets", expected: "an array of at most \(SavedState.maximumPeriods) sets"))
+    }
+    var sets: [[Int]] = []
+    for item in items {
+      var points: [Int] = []
+      for name in rules.points {
+        guard let value = item[name]?.intValue, (0...Int64(Int32.max)).contains(value) else {
+          throw StateDocumentError(
+            problem: .wrongType("sets", expected: "sets each with the points of \(name), 0 or more")
+          )
+        }
+        points.append(Int(value))
+      }
+      sets.append(points)
+    }
+    return sets
   }
 
   /// The same, from a payload as text.

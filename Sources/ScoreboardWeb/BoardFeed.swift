@@ -61,6 +61,12 @@ public enum BoardFeed {
       if let team = field.timeouts?.team {
         members.append(("timeouts_of", JSONText.string(team)))
       }
+      if let rules = spec.sets, let index = rules.sets.firstIndex(of: field.name),
+        rules.points.indices.contains(index)
+      {
+        // The sets won of the team whose points are that field.
+        members.append(("sets_of", JSONText.string(rules.points[index])))
+      }
       return JSONText.object(members)
     }
     let horns = spec.horns.map { JSONText.object([("name", JSONText.string($0.name))]) }

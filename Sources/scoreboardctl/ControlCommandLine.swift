@@ -214,6 +214,8 @@ enum ControlCommandLine {
     lines += status.horns.map { "horn \($0.name) \($0.isOn ? "on" : "off")" }
     // `period 1 25 20`: a period's points of the score fields, the current one last.
     lines += status.periods.map { "period " + $0.replacingColonAndSlashes() }
+    // `set 25 23`: the points of a set won.
+    lines += status.sets.map { "set " + $0.replacingColonAndSlashes() }
     if let link = status.mqtt {
       lines.append("mqtt \(link.isConnected ? "connected" : "disconnected")")
       if let stale = link.isStale {

@@ -203,7 +203,7 @@ import Testing
       text: "version 1\n\nscore home 12\n",
       error:
         "line 3: expected 'version', 'brightness', 'blank', 'field', 'boot', 'clock', 'played', "
-        + "'penalty', 'period' or 'command', found \"score home 12\""),
+        + "'penalty', 'period', 'set' or 'command', found \"score home 12\""),
   ])
   func malformedFilesAreRefusedWithTheLine(malformed: Malformed) {
     let error = expectError(SavedStateError.self) {

@@ -42,4 +42,33 @@ import Testing
     #expect(mirrored.state.apply(to: &mirror) == [])
     #expect(mirror.scoresByPeriod.map(\.points) == board.scoresByPeriod.map(\.points))
   }
+
+  @Test func theSetsWonAPageAndAMirrorRead() throws {
+    func number(_ name: String, _ position: Int) -> FieldSpec {
+      FieldSpec(
+        name: name, label: name.uppercased(), display: "main", position: position, width: 2,
+        kind: .number(NumberFormat(digits: 2)), defaultValue: 0)
+    }
+    var spec = ScoreboardSpec(
+      fields: [
+        number("home", 0), number("home-sets", 2), number("away-sets", 4), number("away", 6),
+      ],
+      displays: [DisplayLayout(name: "main", cellCount: 8)])
+    spec.sets = SetRules(
+      points: ["home", "away"], sets: ["home-sets", "away-sets"], winsAt: 25, winBy: 2)
+    var board = Scoreboard(spec: spec)
+    for action: Action in [
+      .set(field: "home", value: "24"), .set(field: "away", value: "23"),
+      .add(field: "home", amount: 1),
+    ] {
+      _ = try board.perform(action, at: .milliseconds(0))
+    }
+    let text = StateDocument.json(of: board, at: .milliseconds(0), wallClockMilliseconds: 0)
+    #expect(text.contains(#""sets":[{"home":25,"away":23}]"#))
+    let mirrored = try StateDocument.savedState(
+      from: text, spec: spec, at: .milliseconds(0), wallClockMilliseconds: 0)
+    var mirror = Scoreboard(spec: spec)
+    #expect(mirrored.state.apply(to: &mirror) == [])
+    #expect(mirror.finishedSets == [[25, 23]])
+  }
 }
