@@ -10,8 +10,18 @@ struct ClockSetup {
   /// Its `tenths-below`: `always` (the text changes every tenth) or `never` (every
   /// second).
   var tenthsBelow: String
+  /// An ice hockey board: two penalty slots a team on a second display (the terminal's,
+  /// to /dev/null), and two penalties of each team given before the first start, which
+  /// serve for the whole run (the clock is set back to its length at each zero).
+  var penalties = false
 
   var showsTenths: Bool { tenthsBelow == "always" }
+
+  /// The penalties given before the first start.
+  static let penaltyRequests = [
+    "penalty add home 12 5:00", "penalty add home 34 5:00", "penalty add away 56 5:00",
+    "penalty add away 78 5:00",
+  ]
 
   /// The time the module shows, from its four cells' digits (`599` is 59.9 in tenths,
   /// ` 959` is 9:59 in seconds); nil for anything else.
@@ -45,6 +55,10 @@ struct ClockRunResult {
   /// How often each clock was started (it is set and started again at zero).
   var tenthsStarts = 0
   var secondsStarts = 0
+  /// The clock in tenths of a hockey board with 2 + 2 penalties serving.
+  var hockey: [ClockChange] = []
+  var hockeySwitches: (voluntary: Double, involuntary: Double) = (0, 0)
+  var hockeyCPU: Int64 = 0
   /// Context switches per second, voluntary and involuntary, of the daemon whose clock
   /// shows tenths, seconds, or stands still.
   var tenthsSwitches: (voluntary: Double, involuntary: Double) = (0, 0)
@@ -121,8 +135,11 @@ final class ClockWatch {
   /// start instant and the time from the state file.
   func start() throws {
     let client = try ControlClient(path: instance.controlPath)
-    let answers = ["set game \(clock.length)", "start"].compactMap { client.request($0) }
-    guard answers.count == 2, answers.allSatisfy({ $0.hasPrefix("ok") }) else {
+    let requests =
+      ["set game \(clock.length)"]
+      + (clock.penalties && starts == 0 ? ClockSetup.penaltyRequests : []) + ["start"]
+    let answers = requests.compactMap { client.request($0) }
+    guard answers.count == requests.count, answers.allSatisfy({ $0.hasPrefix("ok") }) else {
       throw BenchmarkError(description: "start: \(answers)\n\(instance.log)")
     }
     guard let clock = try? SavedState(parsing: readText(instance.statePath)).clocks["game"],
@@ -176,8 +193,13 @@ extension Scenarios {
       try Instance(.scoreboardd, programs: programs, baud: 9600, clock: secondsClock),
       clock: secondsClock)
     let stopped = try Instance(.scoreboardd, programs: programs, baud: 9600, clock: secondsClock)
-    let watches = [tenths, wholeSeconds]
-    let instances = [tenths.instance, wholeSeconds.instance, stopped]
+    var hockeyClock = tenthsClock
+    hockeyClock.penalties = true
+    let hockey = ClockWatch(
+      try Instance(.scoreboardd, programs: programs, baud: 9600, clock: hockeyClock),
+      clock: hockeyClock)
+    let watches = [tenths, wholeSeconds, hockey]
+    let instances = [tenths.instance, wholeSeconds.instance, stopped, hockey.instance]
 
     // Wait for the control sockets and the first frames.
     let readyBy = MonotonicClock.now() + 10_000_000_000
@@ -206,6 +228,12 @@ extension Scenarios {
       watches: watches,
       stopped: stopped)
     try wholeSeconds.start()
+    // A quarter of a tenth after the first: its changes come apart from the others'.
+    Self.serve(
+      until: MonotonicClock.now() + 25_000_000, recording: true, instances: instances,
+      watches: watches,
+      stopped: stopped)
+    try hockey.start()
     while MonotonicClock.now() < end {
       Self.serve(
         until: min(end, MonotonicClock.now() + 100_000_000), recording: true, instances: instances,
@@ -232,6 +260,9 @@ extension Scenarios {
     result.tenthsCPU = after[0].cpuNanoseconds - before[0].cpuNanoseconds
     result.secondsCPU = after[1].cpuNanoseconds - before[1].cpuNanoseconds
     result.stoppedCPU = after[2].cpuNanoseconds - before[2].cpuNanoseconds
+    result.hockeySwitches = rates(3)
+    result.hockeyCPU = after[3].cpuNanoseconds - before[3].cpuNanoseconds
+    result.hockey = hockey.changes
     result.tenths = tenths.changes
     result.wholeSeconds = wholeSeconds.changes
     result.tenthsStarts = tenths.starts
@@ -295,11 +326,12 @@ struct LagSummary {
 func clockReport(_ result: ClockRunResult) -> String {
   var text = "## Game clock on an S7S at 9600 baud\n\n"
   text +=
-    "Three scoreboardd at once for \(format(result.seconds, 0)) s, each with an S7S module on "
+    "Four scoreboardd at once for \(format(result.seconds, 0)) s, each with an S7S module on "
     + "a pseudo-terminal (Benchmarks/README.md): a clock counting down 59.9 with "
     + "`tenths-below = always` (set and started again at zero: \(result.tenthsStarts) "
     + "starts), one counting down 10:00 with `tenths-below = never` "
-    + "(\(result.secondsStarts) starts), one stopped. Lag: from the instant the text "
+    + "(\(result.secondsStarts) starts), one stopped, and a hockey board: the first one's "
+    + "clock with 2 + 2 penalties serving on a second display. Lag: from the instant the text "
     + "should change (start instant + length − time shown) to the first byte of the "
     + "change on the master side.\n\n"
   text +=
@@ -309,6 +341,7 @@ func clockReport(_ result: ClockRunResult) -> String {
   for (name, changes, bytes) in [
     ("tenths (every 100 ms)", result.tenths, result.tenthsBytesPerChange),
     ("seconds (every 1 s)", result.wholeSeconds, result.secondsBytesPerChange),
+    ("hockey: tenths, 2 + 2 penalties serving", result.hockey, result.tenthsBytesPerChange),
   ] {
     guard let lag = LagSummary(changes, seconds: result.seconds) else {
       text += "| \(name) | \(changes.count) | – | – | – | – | – | – | – |\n"
@@ -329,11 +362,18 @@ func clockReport(_ result: ClockRunResult) -> String {
     ("clock running, tenths", result.tenthsSwitches, result.tenthsCPU),
     ("clock running, seconds", result.secondsSwitches, result.secondsCPU),
     ("clock stopped", result.stoppedSwitches, result.stoppedCPU),
+    ("hockey: clock in tenths, 2 + 2 penalties serving", result.hockeySwitches, result.hockeyCPU),
   ] {
     text +=
       "| \(name) | \(format(switches.voluntary, 2)) | \(format(switches.involuntary, 2)) "
       + "| \(format(switches.voluntary + switches.involuntary, 2)) "
       + "| \(format(Double(cpu) / 1e6, 1)) |\n"
   }
+  let extra = Double(result.hockeyCPU - result.tenthsCPU) / 1e6 / max(result.seconds, 1)
+  text +=
+    "\nThe hockey board's penalties cost \(format(extra, 3)) ms of CPU per second more than "
+    + "the same clock alone, with \(format(result.hockeySwitches.voluntary / max(result.tenthsSwitches.voluntary, 0.001), 2))x "
+    + "its voluntary switches: a penalty's seconds change with the clock's tenths, so "
+    + "they wake the loop no more often.\n"
   return text
 }

@@ -322,6 +322,7 @@ final class Instance {
 
     [field game]
     type = clock
+    display = main
     position = 1
     length = \(clock.length)
     tenths-below = \(clock.tenthsBelow)
@@ -335,8 +336,29 @@ final class Instance {
     [keymap numpad]
     KEY_KPENTER = start-stop
 
-    """
+    """ + (clock.penalties ? penaltySections : "")
   }
+
+  /// An ice hockey board's penalties: two slots a team (player and M:SS) on the
+  /// terminal's display, which writes to /dev/null.
+  static let penaltySections = """
+    [display penalties]
+    driver = terminal
+    digits = 20
+
+    [field home-penalties]
+    type = penalties
+    team = home
+    display = penalties
+    position = 1
+
+    [field away-penalties]
+    type = penalties
+    team = away
+    display = penalties
+    position = 11
+
+    """
 
   // MARK: - Keys
 

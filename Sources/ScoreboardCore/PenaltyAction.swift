@@ -24,7 +24,10 @@ public enum PenaltyAction: Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .add(let team, let player, let length):
-      "penalty add \(team) \(player) \(ClockText.text(length, tenths: false, minutes: true))"
+      // Exact: a length with a tenth (refused by the board) reads back the same.
+      "penalty add \(team) \(player) "
+        + ClockText.text(
+          length, tenths: length.nanoseconds % ClockText.second != 0, minutes: true)
     case .end(let team, let player): "penalty end \(team) \(player)"
     case .remove(let team, let player): "penalty remove \(team) \(player)"
     }

@@ -124,7 +124,12 @@ public struct SavedState: Hashable, Sendable {
           played[field.name] = board.playedBase[index]
         }
       } else if let list = board.penalties[index] {
-        penalties[field.name] = list
+        // What was reported is the board's business, not the file's; a field without
+        // penalties has no lines.
+        guard !list.isEmpty else { continue }
+        penalties[field.name] = list.map {
+          Penalty(player: $0.player, length: $0.length, givenAt: $0.givenAt, endedAt: $0.endedAt)
+        }
       } else {
         values[field.name] = field.text(of: board.values[index])
       }

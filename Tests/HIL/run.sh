@@ -61,6 +61,7 @@ readonly scenarios=(
   horn-off-after-sigterm
   horn-off-after-sigkill
   ht16k33-digits
+  ht16k33-penalty-slot
   ht16k33-rewrite-after-failed-write
   ht16k33-reinit-after-stub-reload
   ht16k33-sigterm-keeps-frame

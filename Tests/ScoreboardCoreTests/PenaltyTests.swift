@@ -96,6 +96,18 @@ import Testing
     #expect(restored.valueText(of: 1, at: Self.seconds(5)) == "17/1:40")
   }
 
+  /// Found by the fuzz targets: a field without penalties wrote no line, and read back
+  /// as a different state.
+  @Test func aBoardWithoutPenaltiesReadsBackTheSame() throws {
+    var board = Scoreboard(spec: Self.spec)
+    let state = SavedState(from: board)
+    #expect(try SavedState(parsing: state.encoded()) == state)
+    _ = try board.perform(
+      .penalty(.add(team: "home", player: 17, length: .seconds(120))), at: .zero)
+    let given = SavedState(from: board)
+    #expect(try SavedState(parsing: given.encoded()) == given)
+  }
+
   @Test func aVersionOneFileStillLoads() throws {
     let state = try SavedState(
       parsing: "version 1\nclock game 600000000000 stopped\n")

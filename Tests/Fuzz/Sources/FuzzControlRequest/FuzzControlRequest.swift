@@ -59,6 +59,8 @@ private func serve(_ line: String, on board: inout CheckedBoard, at time: Instan
     board.perform(.nextPeriod, at: time)
   case .timeout(let team):
     board.perform(.timeout(team: team), at: time)
+  case .penalty(let action):
+    board.perform(.penalty(action), at: time)
   case .clock(let action):
     board.perform(action, at: time)
   case .horn, .holdHorn, .releaseHorn:

@@ -5,7 +5,9 @@ import ScoreboardCore
 /// Every kind of field is there: type-over with commit at the last digit, calculator
 /// style, a list, nine digits above a minimum, one digit above zero. The three
 /// boards differ in cursor, timings and undo depth, down to zero and up to the clock's
-/// end, so that any time a key carries meets every deadline rule.
+/// end, so that any time a key carries meets every deadline rule. A fourth is an ice
+/// hockey board: a game clock, the scores, and two teams' penalties, which a goal on
+/// the power play ends.
 public enum SampleBoard {
   /// The boards, chosen by the targets from a byte of their input.
   public static let specs: [ScoreboardSpec] = [
@@ -18,7 +20,33 @@ public enum SampleBoard {
     spec(
       cursor: .none, blink: .seconds(Int64.max), timeout: .seconds(Int64.max),
       reset: .seconds(Int64.max), flash: .seconds(Int64.max), brightness: 0, undoDepth: 0),
+    hockey,
   ]
+
+  /// A game clock of 20:00, the scores and each team's penalties (two slots, two serving).
+  private static var hockey: ScoreboardSpec {
+    func penalties(_ team: String, position: Int) -> FieldSpec {
+      FieldSpec(
+        name: team + "-penalties", label: "PEN", display: "side", position: position, width: 10,
+        kind: .penalties(
+          PenaltyFormat(
+            team: team, lengths: [.seconds(120), .seconds(300)],
+            endsOnGoalOf: team == "home" ? "away" : "home", minor: .seconds(120))),
+        defaultValue: 0)
+    }
+    return ScoreboardSpec(
+      fields: [
+        FieldSpec(
+          name: "game", label: "GAME", display: "main", position: 0, width: 4,
+          kind: .clock(ClockFormat(role: .game, length: .seconds(1200))), defaultValue: 0),
+        number("home", display: "main", position: 4, digits: 2),
+        number("away", display: "main", position: 6, digits: 2),
+        penalties("home", position: 0), penalties("away", position: 10),
+      ],
+      displays: [
+        DisplayLayout(name: "main", cellCount: 8), DisplayLayout(name: "side", cellCount: 20),
+      ])
+  }
 
   /// The board for `byte`: one of `specs`.
   public static func spec(for byte: UInt8) -> ScoreboardSpec {
@@ -52,6 +80,10 @@ public enum SampleBoard {
       "KEY_V = brightness 15", "shift+KEY_V = brightness 0",
       "KEY_W = brightness +1000000000", "shift+KEY_W = brightness -1000000000",
       "KEY_X = set nosuchfield 1", "shift+KEY_X = select nosuchfield",
+      "KEY_G = start-stop", "shift+KEY_G = adjust +3", "KEY_Y = penalty add home 7 2:00",
+      "shift+KEY_Y = penalty end home 7", "KEY_Z = penalty add away 99 9:59",
+      "shift+KEY_Z = penalty remove away 99", "KEY_J = select home-penalties",
+      "shift+KEY_J = reset-clock",
     ]
 
   private static func spec(
