@@ -38,7 +38,8 @@ struct FieldSectionParser {
   static let keys = [
     "label", "display", "position", "digits", "values", "min", "max", "placeholder", "entry",
     "commit-on-last-digit", "default", "type", "length", "count", "tenths-below", "resets",
-    "follows", "blank-when-less-game-time", "bonus", "period", "resets-at", "lengths",
+    "follows", "blank-when-less-game-time", "bonus", "period", "resets-at", "resets-to",
+    "lengths",
     "timeouts-of", "timeout-clock", "team", "clock", "serving", "slots", "player-digits",
     "time-digits", "ends-on-goal-of", "minor", "scores", "takes-over",
   ]
@@ -63,11 +64,12 @@ struct FieldSectionParser {
   /// The keys only number fields have.
   static let numberKeys = [
     "min", "max", "placeholder", "entry", "commit-on-last-digit", "bonus", "period", "resets-at",
+    "resets-to",
     "timeouts-of", "timeout-clock",
   ]
 
   /// The keys of a number field that counts a team's fouls.
-  static let teamFoulKeys = ["bonus", "period", "resets-at"]
+  static let teamFoulKeys = ["bonus", "period", "resets-at", "resets-to"]
 
   /// What a field holds and how wide it is.
   private struct Content {
@@ -282,7 +284,22 @@ struct FieldSectionParser {
         "needs 'period', the field whose values it names (such as period = quarter)",
         key: "resets-at")
     }
-    return TeamFoulRules(bonus: bonus, period: period)
+    var resetsTo: [Int]?
+    if let text = reader.text("resets-to", expected: "counts, one for each of resets-at") {
+      let counts = text.words().map { Int($0) }
+      let atCount = reader.entry("resets-at")?.value.words().count
+      guard let atCount, counts.count == atCount,
+        counts.allSatisfy({ $0.map { (minimum...maximum).contains($0) } ?? false })
+      else {
+        reader.report(
+          "expected a count from \(minimum) to \(maximum) for each value of 'resets-at' "
+            + "(FIBA timeouts: resets-at = 3 5, resets-to = 3 1), found \(Listing.found(text))",
+          key: "resets-to")
+        return nil
+      }
+      resetsTo = counts.map { $0! }
+    }
+    return TeamFoulRules(bonus: bonus, period: period, resetsTo: resetsTo)
   }
 
   /// A penalties field's format and width: the team, the clock (checked once every field

@@ -56,7 +56,8 @@ public enum ControlRequest: Hashable, Sendable, CustomStringConvertible {
   public static let syntax = [
     "status", "get FIELD", "set FIELD VALUE", "add FIELD +N|-N", "press KEY [KEYPAD]", "undo",
     "next-period", "timeout TEAM", "penalty add TEAM PLAYER M:SS",
-    "penalty end|remove TEAM PLAYER", "reset", "brightness 0-15|up|down|+N|-N", "blank on|off",
+    "penalty end|remove TEAM PLAYER", "penalty time TEAM PLAYER M:SS", "reset",
+    "brightness 0-15|up|down|+N|-N", "blank on|off",
     "start [CLOCK]",
     "stop [CLOCK]",
     "start-stop [CLOCK]", "adjust [CLOCK] +S|-S|+S.t|-S.t", "reset-clock [CLOCK] [TIME]",

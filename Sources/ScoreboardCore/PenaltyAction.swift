@@ -8,16 +8,21 @@ public enum PenaltyAction: Hashable, Sendable, CustomStringConvertible {
   /// `penalty remove TEAM PLAYER`: the player's open penalty is taken off, as if never
   /// given.
   case remove(team: String, player: Int)
+  /// `penalty time TEAM PLAYER M:SS`: the time left on the player's open penalty is
+  /// corrected to this.
+  case time(team: String, player: Int, left: Duration)
 
   /// The forms, for help texts and errors.
   public static let syntax = [
     "penalty add TEAM PLAYER M:SS", "penalty end TEAM PLAYER", "penalty remove TEAM PLAYER",
+    "penalty time TEAM PLAYER M:SS",
   ]
 
   /// The team the action is for.
   public var team: String {
     switch self {
-    case .add(let team, _, _), .end(let team, _), .remove(let team, _): team
+    case .add(let team, _, _), .end(let team, _), .remove(let team, _), .time(let team, _, _):
+      team
     }
   }
 
@@ -30,6 +35,9 @@ public enum PenaltyAction: Hashable, Sendable, CustomStringConvertible {
           length, tenths: length.nanoseconds % ClockText.second != 0, minutes: true)
     case .end(let team, let player): "penalty end \(team) \(player)"
     case .remove(let team, let player): "penalty remove \(team) \(player)"
+    case .time(let team, let player, let left):
+      "penalty time \(team) \(player) "
+        + ClockText.text(left, tenths: left.nanoseconds % ClockText.second != 0, minutes: true)
     }
   }
 
@@ -49,17 +57,21 @@ public enum PenaltyAction: Hashable, Sendable, CustomStringConvertible {
       return number
     }
     switch verb {
-    case "add":
+    case "add", "time":
       guard arguments.count == 3 else {
         throw ActionSyntaxError(
-          description: "'penalty add' takes a team, a player and a length, as in "
-            + "'penalty add home 17 2:00'")
+          description: "'penalty \(verb)' takes a team, a player and a time, as in "
+            + "'penalty \(verb) home 17 \(verb == "add" ? "2:00" : "1:30")'")
       }
-      guard let length = ClockText.parse(arguments[2]) else {
+      guard let time = ClockText.parse(arguments[2]) else {
         throw ActionSyntaxError(
-          description: "'\(arguments[2])' is not a penalty length: expected M:SS (such as 2:00)")
+          description: "'\(arguments[2])' is not a penalty time: expected M:SS (such as 2:00)")
       }
-      self = .add(team: arguments[0], player: try player(arguments[1]), length: length)
+      let number = try player(arguments[1])
+      self =
+        verb == "add"
+        ? .add(team: arguments[0], player: number, length: time)
+        : .time(team: arguments[0], player: number, left: time)
     case "end", "remove":
       guard arguments.count == 2 else {
         throw ActionSyntaxError(

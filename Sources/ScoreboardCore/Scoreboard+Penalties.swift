@@ -169,6 +169,39 @@ extension Scoreboard {
     replacePenalties(index, with: list, at: now, events: &events)
   }
 
+  /// `penalty time TEAM PLAYER M:SS`: the time left on the player's open penalty (the
+  /// first) becomes `left`, by changing its length: the penalty box's correction. One
+  /// change, for `undo`.
+  ///
+  /// - Throws: `ScoreboardError.unknownTeam`, `.noPenalty`, `.invalidPenalty` for a time
+  ///   the slots cannot show.
+  mutating func correctPenalty(
+    team: String, player: Int, left: Duration, at now: Instant, events: inout [ScoreboardEvent]
+  ) throws(ScoreboardError) {
+    let index = try penaltiesField(of: team)
+    let format = penaltyFormat(of: index)!
+    guard let clock = penaltyClock(of: index), var list = penalties[index] else { return }
+    let played = played(clock, at: now)
+    let times = penaltyTimes(index)
+    let open = list.indices.filter {
+      list[$0].player == player && times[$0].phase(at: played) != .ended
+    }
+    guard let first = open.min(by: { times[$0].start < times[$1].start }) else {
+      throw ScoreboardError.noPenalty(team: team, player: player)
+    }
+    let length = list[first].length + (left - times[first].remaining(at: played))
+    guard left > .zero, length > .zero, length <= format.longest, list[first].endedAt == nil
+    else {
+      throw ScoreboardError.invalidPenalty(
+        team: team,
+        "'\(ClockText.exact(left, minutes: true))' is not a time left from 0:00.1 to "
+          + ClockText.text(format.longest, tenths: false, minutes: true))
+    }
+    cancelSession(events: &events)
+    list[first].length = length
+    replacePenalties(index, with: list, at: now, events: &events)
+  }
+
   /// Puts `list` on penalties field `index` as one undoable change, reporting what
   /// changed.
   private mutating func replacePenalties(
@@ -399,8 +432,9 @@ extension Scoreboard {
 }
 
 extension Penalty {
-  /// Whether `other` is this penalty, whatever its phase or early end.
+  /// Whether `other` is this penalty, whatever its phase, length (corrected) or early
+  /// end: the same player's, given at the same game time.
   func isSame(_ other: Penalty) -> Bool {
-    player == other.player && length == other.length && givenAt == other.givenAt
+    player == other.player && givenAt == other.givenAt
   }
 }

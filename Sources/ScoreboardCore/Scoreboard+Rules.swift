@@ -18,7 +18,8 @@ extension Scoreboard {
         guard let rules = field.teamFouls, rules.period == name,
           rules.resets(periodFrom: from, to: to)
         else { continue }
-        updates.append((index, field.defaultValue))
+        updates.append(
+          (index, rules.resetValue(periodFrom: from, to: to, defaultValue: field.defaultValue)))
       }
     }
     return updates

@@ -306,6 +306,8 @@ public struct Scoreboard: Sendable {
       try endPenalty(team: team, player: player, at: now, events: &events)
     case .penalty(.remove(let team, let player)):
       try removePenalty(team: team, player: player, at: now, events: &events)
+    case .penalty(.time(let team, let player, let left)):
+      try correctPenalty(team: team, player: player, left: left, at: now, events: &events)
     }
     // A change of a clock or of the penalties may start or end a penalty now.
     reportPenalties(at: now, events: &events)

@@ -37,6 +37,8 @@ enum ControlCommandLine {
       penalty end TEAM PLAYER  the player's penalty ends now (a power-play goal)
       penalty remove TEAM PLAYER
                                take off a penalty given in error
+      penalty time TEAM PLAYER M:SS
+                               correct the time left on a penalty
       reset                    reset every field to its default, at once
       brightness 0-15|up|down  set or step the brightness (+N and -N step by N)
       blank on|off             blank or unblank the displays

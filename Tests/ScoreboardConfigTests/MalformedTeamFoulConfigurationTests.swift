@@ -33,6 +33,11 @@ import Testing
       "demo.conf:15: [field fouls] bonus: expected team-foul counts from 3 to 9, each more than the one before (the bonus, then the double bonus: 7 10), found \"2\""
     ),
     fouls(
+      "resets-to of another count than resets-at",
+      "period = quarter\nresets-at = 3 OT\nresets-to = 3\n",
+      "demo.conf:16: [field fouls] resets-to: expected a count from 0 to 9 for each value of 'resets-at' (FIBA timeouts: resets-at = 3 5, resets-to = 3 1), found \"3\""
+    ),
+    fouls(
       "an unknown period field", "period = quartr\n",
       "demo.conf:14: [field fouls] period: unknown field 'quartr'; did you mean 'quarter'?"),
     fouls(

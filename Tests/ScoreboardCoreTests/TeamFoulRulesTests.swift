@@ -24,4 +24,17 @@ import Testing
     #expect(Self.everyPeriod.resets(periodFrom: 3, to: 4))
     #expect(!Self.everyPeriod.resets(periodFrom: 4, to: 3))
   }
+
+  /// FIBA timeouts of `1 2 3 4 OT`: 2 at first, 3 from the 3rd quarter, 1 in overtime;
+  /// nil: the count is not set (a period that gives none).
+  @Test(
+    arguments: [(0, 1, nil), (1, 2, 3), (2, 3, nil), (3, 4, 1), (1, 4, 1), (0, 2, 3)]
+      as [(Int, Int, Int?)])
+  func timeoutsAreGivenAgainByPeriod(from: Int, to: Int, count: Int?) {
+    let rules = TeamFoulRules(period: "quarter", resetsAt: [2, 4], resetsTo: [3, 1])
+    let value =
+      rules.resets(periodFrom: from, to: to)
+      ? rules.resetValue(periodFrom: from, to: to, defaultValue: 2) : nil
+    #expect(value == count)
+  }
 }
