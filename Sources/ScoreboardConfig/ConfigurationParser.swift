@@ -282,11 +282,31 @@ struct ConfigurationParser {
     }
   }
 
-  /// Checks the score fields a period field keeps by period: number fields.
+  /// Checks the score fields a period field keeps by period (number fields) and its
+  /// break clock (a clock of its own).
   private mutating func reportPeriodScores(
     of fields: [FieldSectionParser.Field], fieldNames: [String]
   ) {
+    let spec = ScoreboardSpec(fields: fields.map(\.spec), displays: [])
     for field in fields {
+      if let name = field.spec.breakClock {
+        var problem: String?
+        if let index = spec.fields.firstIndex(where: { $0.name == name }) {
+          if spec.fields[index].clockFormat == nil {
+            problem = "field '\(name)' is not a clock (type = clock or shot-clock)"
+          } else if index == spec.mainClock || spec.fields[index].clockFormat?.follows != nil {
+            problem =
+              "clock '\(name)' is the game clock or follows another; a break runs on a clock "
+              + "of its own (such as [field interval] type = clock, takes-over = game)"
+          }
+        } else if !fieldNames.contains(name) {
+          problem = suggestions.unknownNameMessage(kind: .field, name: name, known: fieldNames)
+        }
+        if let problem {
+          report(
+            problem, line: field.breakClockLine, sectionTitle: field.section, key: "break-clock")
+        }
+      }
       for name in field.spec.periodScores ?? [] {
         var problem: String?
         if let scored = fields.first(where: { $0.spec.name == name })?.spec {

@@ -19,6 +19,8 @@ struct FieldSectionParser {
     var scoresLine: Int = 0
     /// The line of `takes-over`, for a clock shown in another field's cells.
     var takesOverLine: Int = 0
+    /// The line of `break-clock`, for a field that counts periods with breaks.
+    var breakClockLine: Int = 0
     /// The line of `period`, for team fouls that a period field sets back.
     var periodLine: Int = 0
     /// The lines of `timeouts-of` and `timeout-clock`, for a field of timeouts left.
@@ -41,7 +43,7 @@ struct FieldSectionParser {
     "follows", "blank-when-less-game-time", "bonus", "period", "resets-at", "resets-to",
     "lengths",
     "timeouts-of", "timeout-clock", "team", "clock", "serving", "slots", "player-digits",
-    "time-digits", "ends-on-goal-of", "minor", "scores", "takes-over",
+    "time-digits", "ends-on-goal-of", "minor", "scores", "takes-over", "breaks", "break-clock",
   ]
 
   /// The keys only penalties fields have (`lengths` too, which is the lengths offered).
@@ -81,6 +83,7 @@ struct FieldSectionParser {
     var periodLengths: [Duration]? = nil
     var timeouts: TimeoutRules? = nil
     var periodScores: [String]? = nil
+    var breaks: (lengths: [Duration], clock: String)? = nil
   }
 
   /// A field of timeouts left: `timeouts-of` (the team) and `timeout-clock` (the clock a
@@ -124,6 +127,34 @@ struct FieldSectionParser {
         key: "scores")
     }
     return names
+  }
+
+  /// `breaks` and `break-clock`: the break after each period and the clock that runs it
+  /// (checked once every field is read); they need `lengths` and each other.
+  private func breaks(reader: inout SectionReader) -> (lengths: [Duration], clock: String)? {
+    let clock = reader.text("break-clock", expected: "the clock that runs the breaks")
+    let text = reader.text("breaks", expected: "the break after each period, such as 2:00 15:00")
+    guard clock != nil || text != nil else { return nil }
+    guard let clock, let text else {
+      reader.report(
+        "'breaks' and 'break-clock' go together (breaks = 2:00 15:00 2:00, break-clock = "
+          + "interval)", key: clock == nil ? "breaks" : "break-clock")
+      return nil
+    }
+    var lengths: [Duration] = []
+    for word in text.words() {
+      guard let time = ClockText.parse(word), time > .zero, time <= ClockFormat.longest else {
+        reader.report(
+          "expected the break after each period, times such as 2:00 15:00 2:00 (the last "
+            + "for every period after it), found \(Listing.found(word))", key: "breaks")
+        return nil
+      }
+      lengths.append(time)
+    }
+    if reader.entry("lengths") == nil {
+      reader.report("needs 'lengths': a break comes with next-period", key: "breaks")
+    }
+    return (lengths, clock)
   }
 
   /// `lengths`: the game clock's length in each period, for a field that counts them;
@@ -218,6 +249,8 @@ struct FieldSectionParser {
       periodLengths: content.periodLengths, timeouts: content.timeouts,
       periodScores: content.periodScores)
     spec.takesOver = takesOver
+    spec.breakLengths = content.breaks?.lengths
+    spec.breakClock = content.breaks?.clock
     if let layout = displays.byName[display], spec.cells.upperBound > layout.cellCount {
       let cells = Listing.cells(position...(position + content.width - 1))
       reader.report(
@@ -229,6 +262,7 @@ struct FieldSectionParser {
       spec: spec, section: reader.section.title, positionLine: reader.line(of: "position"),
       followsLine: reader.line(of: "follows"), lengthsLine: reader.line(of: "lengths"),
       scoresLine: reader.line(of: "scores"), takesOverLine: reader.line(of: "takes-over"),
+      breakClockLine: reader.line(of: "break-clock"),
       periodLine: reader.line(of: "period"), timeoutsOfLine: reader.line(of: "timeouts-of"),
       timeoutClockLine: reader.line(of: "timeout-clock"), clockLine: reader.line(of: "clock"),
       endsOnGoalOfLine: reader.line(of: "ends-on-goal-of"), teamLine: reader.line(of: "team"),
@@ -253,7 +287,8 @@ struct FieldSectionParser {
       kind: .number(format), width: digits, defaultValue: defaultValue,
       teamFouls: teamFouls(minimum: minimum, maximum: maximum, reader: &reader),
       periodLengths: periodLengths(valueCount: maximum - minimum + 1, reader: &reader),
-      timeouts: timeouts(reader: &reader), periodScores: periodScores(reader: &reader))
+      timeouts: timeouts(reader: &reader), periodScores: periodScores(reader: &reader),
+      breaks: breaks(reader: &reader))
   }
 
   /// A team-fouls field's rules: `bonus` (increasing counts within the field's limits),
@@ -400,7 +435,7 @@ struct FieldSectionParser {
         "applies only to number fields that count a team's timeouts left, not to a clock",
         key: key)
     }
-    for key in ["lengths", "scores"] where reader.entry(key) != nil {
+    for key in ["lengths", "scores", "breaks", "break-clock"] where reader.entry(key) != nil {
       reader.report(
         "applies to the field that counts the periods (such as [field quarter]), not to a "
           + "clock" + (key == "lengths" ? " (its time starts at 'length')" : ""), key: key)
@@ -538,6 +573,6 @@ struct FieldSectionParser {
     return Content(
       kind: .list(values), width: digits ?? widest, defaultValue: defaultValue,
       periodLengths: periodLengths(valueCount: values.count, reader: &reader),
-      periodScores: periodScores(reader: &reader))
+      periodScores: periodScores(reader: &reader), breaks: breaks(reader: &reader))
   }
 }

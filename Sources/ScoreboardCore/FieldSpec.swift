@@ -37,6 +37,12 @@ public struct FieldSpec: Hashable, Sendable {
   /// The field that counts the periods: the score fields whose points it keeps period by
   /// period (`home away`), taken at each `next-period`. Nil: none.
   public var periodScores: [String]?
+  /// The field that counts the periods: the break after each period, by the field's
+  /// values in order (the last for every period after it), which `next-period` loads on
+  /// `breakClock` and starts (2:00 between quarters, 15:00 at half time). Nil: none.
+  public var breakLengths: [Duration]?
+  /// The clock that runs the breaks (often one that takes over the game clock's cells).
+  public var breakClock: String?
   /// A clock shown in the cells of another field (the game clock's) while it runs, and
   /// not at all while it stands (a timeout's clock): that field's name. Its display,
   /// position and width are that field's. Nil for other fields.
@@ -66,6 +72,12 @@ public struct FieldSpec: Hashable, Sendable {
   public func periodLength(of value: Int) -> Duration? {
     guard let lengths = periodLengths, !lengths.isEmpty else { return nil }
     return lengths[min(max(value - valueRange.lowerBound, 0), lengths.count - 1)]
+  }
+
+  /// The break after the period `value` of a field that counts periods; nil for none.
+  public func breakLength(after value: Int) -> Duration? {
+    guard let breaks = breakLengths, !breaks.isEmpty else { return nil }
+    return breaks[min(max(value - valueRange.lowerBound, 0), breaks.count - 1)]
   }
 
   /// The cells of this field on its display.

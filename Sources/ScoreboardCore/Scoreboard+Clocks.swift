@@ -76,6 +76,13 @@ extension Scoreboard {
     clock.startedAt = now
     clocks[index] = clock
     events.append(.clockStarted(field: spec.fields[index].name, time: clock.time))
+    // A clock that shows in this one's cells (a timeout's, a break's) ends when it starts.
+    for other in spec.fields.indices
+    where spec.fields[other].takesOver == spec.fields[index].name
+      && clocks[other]?.isRunning == true
+    {
+      stopClock(other, at: now, events: &events, withFollowers: false)
+    }
     for follower in followers(of: index) {
       // A follower that has run out (a shot clock at 0) stays there until it is reset.
       if let format = spec.fields[follower].clockFormat, clocks[follower]?.time != format.endTime {

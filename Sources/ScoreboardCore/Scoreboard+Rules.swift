@@ -113,6 +113,18 @@ extension Scoreboard {
     }
     changes += assign(CollectionOfOne((field: period, value: next)), events: &events)
     changes += assign(followingRules(changes), events: &events)
+    // The break after the period that ended, on a clock of its own.
+    if let clock = field.breakClock.flatMap(index(of:)),
+      let length = field.breakLength(after: next - 1),
+      spec.fields[clock].clockFormat != nil
+    {
+      stopClock(clock, at: now, events: &events, withFollowers: false)
+      changes += loadClock(clock, to: length, at: now, events: &events)
+      if (try? startClock(clock, at: now, events: &events)) != nil, clocks[clock]?.isRunning == true
+      {
+        changes.append(.started(field: clock, time: length))
+      }
+    }
     if let game = spec.mainClock, let length = field.periodLength(of: next),
       let format = spec.fields[game].clockFormat
     {

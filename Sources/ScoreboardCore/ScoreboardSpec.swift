@@ -60,10 +60,12 @@ public struct ScoreboardSpec: Hashable, Sendable {
   }
 
   /// The clock that `start`, `stop` and `reset-clock` without a name mean: the first
-  /// game clock that follows no other, else the first clock.
+  /// game clock that follows no other and takes over no other's cells, else the first
+  /// clock.
   public var mainClock: Int? {
     fields.indices.first {
-      fields[$0].clockFormat.map { $0.role == .game && $0.follows == nil } ?? false
+      fields[$0].takesOver == nil
+        && (fields[$0].clockFormat.map { $0.role == .game && $0.follows == nil } ?? false)
     } ?? fields.indices.first { fields[$0].clockFormat != nil }
   }
 

@@ -76,7 +76,7 @@ import Testing
       "demo.conf:7: [field home] digts: unknown key 'digts'; did you mean 'digits'?"),
     .afterBase(
       "unknown key far from any", "colour = red\n",
-      "demo.conf:7: [field home] colour: unknown key 'colour'; expected 'label', 'display', 'position', 'digits', 'values', 'min', 'max', 'placeholder', 'entry', 'commit-on-last-digit', 'default', 'type', 'length', 'count', 'tenths-below', 'resets', 'follows', 'blank-when-less-game-time', 'bonus', 'period', 'resets-at', 'lengths', 'timeouts-of', 'timeout-clock' or 10 others"
+      "demo.conf:7: [field home] colour: unknown key 'colour'; expected 'label', 'display', 'position', 'digits', 'values', 'min', 'max', 'placeholder', 'entry', 'commit-on-last-digit', 'default', 'type', 'length', 'count', 'tenths-below', 'resets', 'follows', 'blank-when-less-game-time', 'bonus', 'period', 'resets-at', 'resets-to', 'lengths', 'timeouts-of' or 13 others"
     ),
     .afterBase(
       "digits not a number", "[field away]\nposition = 3\ndigits = x\n",

@@ -20,6 +20,21 @@ import Testing
       diagnostics: diagnostics)
   }
 
+  /// A file of fifteen lines: a game clock at cells 1-4 of a display of 6, a break clock
+  /// that takes over its cells, and the quarter at cell 6 with the game clock's lengths,
+  /// whose further `lines` start at line 16.
+  static func breaks(_ problem: String, _ lines: String, _ diagnostics: String)
+    -> MalformedConfiguration
+  {
+    MalformedConfiguration(
+      problem: problem,
+      text: "[display main]\ndriver = terminal\ndigits = 6\n"
+        + "[field game]\ntype = clock\nposition = 1\nlength = 10:00\n"
+        + "[field interval]\ntype = clock\ntakes-over = game\nlength = 15:00\n"
+        + "[field quarter]\nposition = 6\nvalues = 1 2 3 4\nlengths = 10:00\n" + lines,
+      diagnostics: diagnostics)
+  }
+
   static let cases: [MalformedConfiguration] = [
     timeout(
       "a clock that takes over and has a position", "takes-over = game\nposition = 1\n",
@@ -57,6 +72,18 @@ import Testing
       "a warning past the clock's length",
       "takes-over = game\n[horn buzzer]\ndriver = terminal\nwarnings = timeout 60\n",
       "demo.conf:17: [horn buzzer] warnings: expected a time left on 'timeout' above 0 and below its length, 1:00, found \"60\""
+    ),
+    breaks(
+      "breaks without their clock", "breaks = 2:00\n",
+      "demo.conf:16: [field quarter] breaks: 'breaks' and 'break-clock' go together (breaks = 2:00 15:00 2:00, break-clock = interval)"
+    ),
+    breaks(
+      "the game clock as the break clock", "breaks = 2:00\nbreak-clock = game\n",
+      "demo.conf:17: [field quarter] break-clock: clock 'game' is the game clock or follows another; a break runs on a clock of its own (such as [field interval] type = clock, takes-over = game)"
+    ),
+    breaks(
+      "a break clock that is not a clock", "breaks = 2:00\nbreak-clock = quarter\n",
+      "demo.conf:17: [field quarter] break-clock: field 'quarter' is not a clock (type = clock or shot-clock)"
     ),
   ]
 
