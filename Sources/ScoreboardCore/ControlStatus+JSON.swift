@@ -8,24 +8,31 @@ extension ControlStatus {
   /// Field values are strings, as the fields show them; objects keep the configuration's
   /// order.
   public func json() -> String {
+    // Statement by statement: Swift 6.0's type checker gives up on one long expression.
     let fieldMembers = fields.map { "\(Self.json($0.name)):\(Self.json($0.text))" }
-    return "{\"fields\":{\(fieldMembers.joined(separator: ","))},"
-      + "\"brightness\":\(brightness),\"blank\":\(isBlanked),"
-      + "\"editing\":\(editing.map(Self.json) ?? "null"),"
-      + "\"displays\":\(Self.json(displays)),\"keypads\":\(Self.json(keypads)),"
-      + "\"stateFile\":\(Self.json(stateFile))"
-      + (clocks.isEmpty ? "" : ",\"clocks\":\(Self.json(clocks, key: "running"))")
-      + (horns.isEmpty ? "" : ",\"horns\":\(Self.json(horns, key: "sounding"))")
-      + (periods.isEmpty ? "" : ",\"periods\":\(Self.json(periods: periods))")
-      + (sets.isEmpty
-        ? ""
-        : ",\"sets\":["
-          + sets.map { "[" + $0.split(separator: "/").joined(separator: ",") + "]" }
-          .joined(separator: ",") + "]")
-      + (mqtt.map {
-        ",\"mqtt\":{\"connected\":\($0.isConnected)"
-          + ($0.isStale.map { ",\"stale\":\($0)" } ?? "") + "}"
-      } ?? "") + "}"
+    var text = "{\"fields\":{\(fieldMembers.joined(separator: ","))},"
+    text += "\"brightness\":\(brightness),\"blank\":\(isBlanked),"
+    text += "\"editing\":\(editing.map(Self.json) ?? "null"),"
+    text += "\"displays\":\(Self.json(displays)),\"keypads\":\(Self.json(keypads)),"
+    text += "\"stateFile\":\(Self.json(stateFile))"
+    if !clocks.isEmpty {
+      text += ",\"clocks\":\(Self.json(clocks, key: "running"))"
+    }
+    if !horns.isEmpty {
+      text += ",\"horns\":\(Self.json(horns, key: "sounding"))"
+    }
+    if !periods.isEmpty {
+      text += ",\"periods\":\(Self.json(periods: periods))"
+    }
+    if !sets.isEmpty {
+      let items = sets.map { "[" + $0.split(separator: "/").joined(separator: ",") + "]" }
+      text += ",\"sets\":[" + items.joined(separator: ",") + "]"
+    }
+    if let mqtt {
+      text += ",\"mqtt\":{\"connected\":\(mqtt.isConnected)"
+      text += (mqtt.isStale.map { ",\"stale\":\($0)" } ?? "") + "}"
+    }
+    return text + "}"
   }
 
   /// `{"game":{"running":true},...}`.

@@ -143,16 +143,25 @@ public struct ControlStatus: Hashable, Sendable {
 
   /// The answer to `status`: `ok` with its words.
   public var response: ControlResponse {
-    let words =
-      fields.map { "\($0.name)=\($0.text)" } + [
-        "brightness=\(brightness)", "blank=\(isBlanked ? "on" : "off")",
-        "editing=\(editing ?? "-")", "displays=\(Self.text(of: displays))",
-        "keypads=\(Self.text(of: keypads))", "state-file=\(Self.text(of: stateFile))",
-      ]
-      + (clocks.isEmpty ? [] : ["clocks=" + Self.text(of: clocks, on: "running", off: "stopped")])
-      + (horns.isEmpty ? [] : ["horns=" + Self.text(of: horns, on: "on", off: "off")])
-      + (periods.isEmpty ? [] : ["periods=" + periods.joined(separator: ",")])
-      + (sets.isEmpty ? [] : ["sets=" + sets.joined(separator: ",")])
+    // Statement by statement: Swift 6.0's type checker gives up on one long expression.
+    var words = fields.map { "\($0.name)=\($0.text)" }
+    words += [
+      "brightness=\(brightness)", "blank=\(isBlanked ? "on" : "off")",
+      "editing=\(editing ?? "-")", "displays=\(Self.text(of: displays))",
+      "keypads=\(Self.text(of: keypads))", "state-file=\(Self.text(of: stateFile))",
+    ]
+    if !clocks.isEmpty {
+      words.append("clocks=" + Self.text(of: clocks, on: "running", off: "stopped"))
+    }
+    if !horns.isEmpty {
+      words.append("horns=" + Self.text(of: horns, on: "on", off: "off"))
+    }
+    if !periods.isEmpty {
+      words.append("periods=" + periods.joined(separator: ","))
+    }
+    if !sets.isEmpty {
+      words.append("sets=" + sets.joined(separator: ","))
+    }
     var link: [String] = []
     if let mqtt {
       link.append("mqtt=" + (mqtt.isConnected ? "connected" : "disconnected"))
