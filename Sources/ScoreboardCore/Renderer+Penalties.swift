@@ -41,9 +41,7 @@ extension Renderer {
       if let player = shown.player {
         draw(player, width: format.playerDigits, placeholder: .blank, into: &cells, at: start)
       }
-      let seconds = (shown.time.nanoseconds + ClockText.second - 1) / ClockText.second
-      let time = timeCells(
-        ClockText.text(.seconds(seconds), tenths: false, minutes: true))
+      let time = timeCells(penaltyTime(shown.time))
       let aligned = rightAligned(time.cells, colon: time.colon, width: format.timeDigits)
       for (offset, cell) in aligned.cells.enumerated() {
         cells[start + format.playerDigits + offset] = cell
@@ -71,9 +69,13 @@ extension Renderer {
   {
     guard let format = board.penaltyFormat(of: index) else { return [] }
     return board.openPenalties(index, at: now).prefix(format.slots).map { open in
-      let seconds = (open.remaining.nanoseconds + ClockText.second - 1) / ClockText.second
-      return "\(open.penalty.player) "
-        + ClockText.text(.seconds(seconds), tenths: false, minutes: true)
+      "\(open.penalty.player) " + penaltyTime(open.remaining)
     }
+  }
+
+  /// A penalty's time left as its slot shows it: `M:SS`, rounded up to the second.
+  public static func penaltyTime(_ remaining: Duration) -> String {
+    let seconds = (max(remaining.nanoseconds, 0) + ClockText.second - 1) / ClockText.second
+    return ClockText.text(.seconds(seconds), tenths: false, minutes: true)
   }
 }

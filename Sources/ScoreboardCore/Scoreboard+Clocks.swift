@@ -28,12 +28,13 @@ extension Scoreboard {
     func showsOver(_ clock: Int) -> Bool {
       clocks[clock]?.isRunning == true || session?.field == clock
     }
-    let field = spec.fields[index]
-    if field.takesOver != nil {
+    // On every frame: no copy of a field, and no name compared unless a clock takes over.
+    let fields = spec.fields
+    if fields[index].takesOver != nil {
       return !showsOver(index)
     }
-    return spec.fields.indices.contains {
-      spec.fields[$0].takesOver == field.name && showsOver($0)
+    return fields.indices.contains {
+      fields[$0].takesOver != nil && showsOver($0) && fields[$0].takesOver == fields[index].name
     }
   }
 
@@ -78,8 +79,8 @@ extension Scoreboard {
     events.append(.clockStarted(field: spec.fields[index].name, time: clock.time))
     // A clock that shows in this one's cells (a timeout's, a break's) ends when it starts.
     for other in spec.fields.indices
-    where spec.fields[other].takesOver == spec.fields[index].name
-      && clocks[other]?.isRunning == true
+    where clocks[other]?.isRunning == true && spec.fields[other].takesOver != nil
+      && spec.fields[other].takesOver == spec.fields[index].name
     {
       stopClock(other, at: now, events: &events, withFollowers: false)
     }

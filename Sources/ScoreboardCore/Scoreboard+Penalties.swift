@@ -111,9 +111,7 @@ extension Scoreboard {
     guard let clock = penaltyClock(of: index) else { return }
     var list = penalties[index] ?? []
     if list.count >= PenaltyFormat.maximumCount {
-      let played = played(clock, at: now)
-      let times = penaltyTimes(index)
-      list = list.indices.filter { times[$0].phase(at: played) != .ended }.map { list[$0] }
+      list = unendedPenalties(index, at: now)
       guard list.count < PenaltyFormat.maximumCount else {
         throw ScoreboardError.tooManyPenalties(team: team, most: PenaltyFormat.maximumCount)
       }
@@ -131,20 +129,14 @@ extension Scoreboard {
     team: String, player: Int, at now: Instant, events: inout [ScoreboardEvent]
   ) throws(ScoreboardError) {
     let index = try penaltiesField(of: team)
-    guard let clock = penaltyClock(of: index), var list = penalties[index] else { return }
-    let played = played(clock, at: now)
-    let times = penaltyTimes(index)
-    let open = list.indices.filter {
-      list[$0].player == player && times[$0].phase(at: played) != .ended
-    }
-    guard let first = open.min(by: { times[$0].start < times[$1].start }) else {
-      throw ScoreboardError.noPenalty(team: team, player: player)
-    }
+    guard var list = penalties[index],
+      let open = try firstOpenPenalty(index, team: team, player: player, at: now)
+    else { return }
     cancelSession(events: &events)
-    if times[first].phase(at: played) == .waiting {
-      list.remove(at: first)
+    if open.times.phase(at: open.played) == .waiting {
+      list.remove(at: open.position)
     } else {
-      list[first].endedAt = played
+      list[open.position].endedAt = open.played
     }
     replacePenalties(index, with: list, at: now, events: &events)
   }
@@ -155,17 +147,11 @@ extension Scoreboard {
     team: String, player: Int, at now: Instant, events: inout [ScoreboardEvent]
   ) throws(ScoreboardError) {
     let index = try penaltiesField(of: team)
-    guard let clock = penaltyClock(of: index), var list = penalties[index] else { return }
-    let played = played(clock, at: now)
-    let times = penaltyTimes(index)
-    let open = list.indices.filter {
-      list[$0].player == player && times[$0].phase(at: played) != .ended
-    }
-    guard let first = open.min(by: { times[$0].start < times[$1].start }) else {
-      throw ScoreboardError.noPenalty(team: team, player: player)
-    }
+    guard var list = penalties[index],
+      let open = try firstOpenPenalty(index, team: team, player: player, at: now)
+    else { return }
     cancelSession(events: &events)
-    list.remove(at: first)
+    list.remove(at: open.position)
     replacePenalties(index, with: list, at: now, events: &events)
   }
 
@@ -180,16 +166,11 @@ extension Scoreboard {
   ) throws(ScoreboardError) {
     let index = try penaltiesField(of: team)
     let format = penaltyFormat(of: index)!
-    guard let clock = penaltyClock(of: index), var list = penalties[index] else { return }
-    let played = played(clock, at: now)
-    let times = penaltyTimes(index)
-    let open = list.indices.filter {
-      list[$0].player == player && times[$0].phase(at: played) != .ended
-    }
-    guard let first = open.min(by: { times[$0].start < times[$1].start }) else {
-      throw ScoreboardError.noPenalty(team: team, player: player)
-    }
-    let length = list[first].length + (left - times[first].remaining(at: played))
+    guard var list = penalties[index],
+      let open = try firstOpenPenalty(index, team: team, player: player, at: now)
+    else { return }
+    let first = open.position
+    let length = list[first].length + (left - open.times.remaining(at: open.played))
     guard left > .zero, length > .zero, length <= format.longest, list[first].endedAt == nil
     else {
       throw ScoreboardError.invalidPenalty(
@@ -200,6 +181,34 @@ extension Scoreboard {
     cancelSession(events: &events)
     list[first].length = length
     replacePenalties(index, with: list, at: now, events: &events)
+  }
+
+  /// The player's open penalty on penalties field `index` that serves (or waits) first:
+  /// its place in the list, when it serves, and the game time played at `now`; nil
+  /// without a clock to count.
+  ///
+  /// - Throws: `ScoreboardError.noPenalty` when the player has none open.
+  private func firstOpenPenalty(_ index: Int, team: String, player: Int, at now: Instant)
+    throws(ScoreboardError) -> (position: Int, times: Penalty.Times, played: Duration)?
+  {
+    guard let clock = penaltyClock(of: index), let list = penalties[index] else { return nil }
+    let played = played(clock, at: now)
+    let times = penaltyTimes(index)
+    let open = list.indices.filter {
+      list[$0].player == player && times[$0].phase(at: played) != .ended
+    }
+    guard let first = open.min(by: { times[$0].start < times[$1].start }) else {
+      throw ScoreboardError.noPenalty(team: team, player: player)
+    }
+    return (first, times[first], played)
+  }
+
+  /// The penalties of field `index` that have not ended at `now`, in list order.
+  func unendedPenalties(_ index: Int, at now: Instant) -> [Penalty] {
+    guard let list = penalties[index], let clock = penaltyClock(of: index) else { return [] }
+    let played = played(clock, at: now)
+    let times = penaltyTimes(index)
+    return list.indices.filter { times[$0].phase(at: played) != .ended }.map { list[$0] }
   }
 
   /// Puts `list` on penalties field `index` as one undoable change, reporting what

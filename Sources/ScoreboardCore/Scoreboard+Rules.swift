@@ -140,12 +140,8 @@ extension Scoreboard {
       }
     }
     // The penalties served are done with.
-    for index in spec.fields.indices {
-      guard let list = penalties[index], let clock = penaltyClock(of: index) else { continue }
-      let times = penaltyTimes(index)
-      let played = played(clock, at: now)
-      let open = list.indices.filter { times[$0].phase(at: played) != .ended }.map { list[$0] }
-      if let change = assignPenalties(index, open, events: &events) {
+    for index in spec.fields.indices where penaltyClock(of: index) != nil {
+      if let change = assignPenalties(index, unendedPenalties(index, at: now), events: &events) {
         changes.append(change)
       }
     }

@@ -89,9 +89,7 @@ public struct Scoreboard: Sendable {
     let field = spec.fields[index]
     if penaltyFormat(of: index) != nil {
       let open = openPenalties(index, at: now).map { open in
-        let seconds = (open.remaining.nanoseconds + ClockText.second - 1) / ClockText.second
-        return "\(open.penalty.player)/"
-          + ClockText.text(.seconds(seconds), tenths: false, minutes: true)
+        "\(open.penalty.player)/" + Renderer.penaltyTime(open.remaining)
       }
       return open.isEmpty ? "-" : open.joined(separator: ",")
     }
