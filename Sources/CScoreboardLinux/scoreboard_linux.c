@@ -11,10 +11,12 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -27,6 +29,22 @@ int sbl_pipe(int descriptors[2]) { return pipe2(descriptors, O_CLOEXEC); }
 
 int sbl_ppoll(struct pollfd *entries, size_t count, const struct timespec *timeout) {
   return ppoll(entries, (nfds_t)count, timeout, NULL);
+}
+
+int sbl_timer_create(void) {
+  return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+int sbl_timer_arm(int descriptor, long long deadline) {
+  struct itimerspec setting = {
+      .it_interval = {0, 0},
+      .it_value = {(time_t)(deadline / 1000000000LL), (long)(deadline % 1000000000LL)},
+  };
+  return timerfd_settime(descriptor, deadline == 0 ? 0 : TFD_TIMER_ABSTIME, &setting, NULL);
+}
+
+int sbl_set_timer_slack(unsigned long nanoseconds) {
+  return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
 }
 
 int sbl_become_background_thread(const char *name, int increment) {

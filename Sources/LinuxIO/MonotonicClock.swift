@@ -18,4 +18,15 @@ public enum MonotonicClock {
       tv_sec: time_t(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
     while SystemCall.clockSleep(CLOCK_MONOTONIC, until: &time) == EINTR {}
   }
+
+  /// Lets the kernel end the calling thread's sleeps and timed waits at most a
+  /// nanosecond late, instead of the 50 µs it may add by default to group wakeups
+  /// (`PR_SET_TIMERSLACK`): the bit delays of GPIO frames and the loop's deadlines land
+  /// on their instants. Threads started afterwards inherit it.
+  ///
+  /// - Returns: false when the kernel refused (the waits then keep the default slack).
+  @discardableResult
+  public static func waitWithoutSlack() -> Bool {
+    SystemCall.setTimerSlack(1) == 0
+  }
 }

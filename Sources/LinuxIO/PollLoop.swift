@@ -47,9 +47,24 @@ public final class PollLoop {
   /// What `ppoll()` is given: one entry per watch, in order, kept from round to round.
   private var entries: [pollfd] = []
   private var entriesMatchWatches = false
+  /// The kernel timer that `runOnce(until:)` waits on, made at its first use; nil until
+  /// then, or when the kernel would not make one.
+  private var timer: FileDescriptor?
+  private var timerUnavailable = false
+  /// The instant the timer is armed for (nanoseconds on `CLOCK_MONOTONIC`); nil while
+  /// it is disarmed.
+  private var armedDeadline: Int64?
+  /// How late the timer's wakeups have been: how early a wait on the instant wakes.
+  private var wakeLatency = WakeLatency()
 
   /// An empty loop.
   public init() {}
+
+  deinit {
+    if let timer {
+      _ = SystemCall.close(timer.rawValue)
+    }
+  }
 
   /// Names one watch, so that its owner removes that watch and not a later one on a
   /// reused descriptor number.
@@ -98,19 +113,112 @@ public final class PollLoop {
   @discardableResult
   public func runOnce(timeout: Duration?) throws -> Int {
     let polled = watches
-    if !entriesMatchWatches {
-      entries = polled.map {
-        pollfd(fd: $0.descriptor.rawValue, events: $0.events.rawValue, revents: 0)
-      }
-      entriesMatchWatches = true
-    }
-    let count = entries.count
+    prepareEntries(polled)
+    let count = polled.count
     if var limit = Self.pollTimeout(timeout) {
       _ = try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, &limit) }
     } else {
       _ = try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, nil) }
     }
+    return callHandlers(polled)
+  }
 
+  /// Waits once, until a watched descriptor is ready or `deadline` (nanoseconds on
+  /// `CLOCK_MONOTONIC`, nil for none) comes, then calls the handlers of the ready
+  /// descriptors in the order the watches were added. The wait never ends before the
+  /// deadline (unless a descriptor is ready).
+  ///
+  /// The deadline is a kernel timer's (a timerfd, armed again only when the deadline
+  /// changes): `ppoll`'s own timeout may end up to 0.1 % late, about a millisecond for a
+  /// second's wait, which a timer does not. Without a timer (the kernel refused one) it
+  /// waits with `ppoll`'s timeout.
+  ///
+  /// - Parameter onTheInstant: The deadline is one that must be met on its instant (a
+  ///   clock's text changing): the timer wakes the thread as much earlier as the kernel's
+  ///   wakeups have been late (`WakeLatency`), and the rest is waited out awake,
+  ///   checking the descriptors.
+  /// - Returns: The number of handlers called; 0 when the deadline came first.
+  /// - Throws: `IOError` naming `ppoll` or `timerfd_settime`.
+  @discardableResult
+  public func runOnce(until deadline: Int64?, onTheInstant: Bool = false) throws -> Int {
+    guard let deadline else {
+      try disarmTimer()
+      return try runOnce(timeout: nil)
+    }
+    let margin = onTheInstant ? wakeLatency.estimate : 0
+    let wakeAt = deadline - margin
+    var now = MonotonicClock.now()
+    guard deadline > now else { return try runOnce(timeout: .zero) }
+    guard let timer = madeTimer() else {
+      return try runOnce(timeout: .nanoseconds(deadline - now))
+    }
+    if wakeAt > now {
+      if armedDeadline != wakeAt {
+        _ = try retryOnInterrupt("timerfd_settime") {
+          SystemCall.timerArm(timer.rawValue, wakeAt)
+        }
+        armedDeadline = wakeAt
+      }
+      let polled = watches
+      prepareEntries(polled)
+      entries.append(pollfd(fd: timer.rawValue, events: Int16(POLLIN), revents: 0))
+      let count = entries.count
+      let waited = Result { try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, nil) } }
+      let timerFired = entries[count - 1].revents != 0
+      entries.removeLast()
+      _ = try waited.get()
+      now = MonotonicClock.now()
+      let called = callHandlers(polled)
+      if timerFired, onTheInstant {
+        wakeLatency.observe(lateness: now - wakeAt)
+      }
+      guard called == 0, onTheInstant else { return called }
+    }
+    // The last stretch, awake: the descriptors are checked without sleeping until the
+    // deadline.
+    while now < deadline {
+      let called = try runOnce(timeout: .zero)
+      if called > 0 {
+        return called
+      }
+      now = MonotonicClock.now()
+    }
+    return 0
+  }
+
+  /// Makes `entries` one `ppoll()` entry per watch of `polled`, in order.
+  private func prepareEntries(_ polled: [Watch]) {
+    guard !entriesMatchWatches else { return }
+    entries = polled.map {
+      pollfd(fd: $0.descriptor.rawValue, events: $0.events.rawValue, revents: 0)
+    }
+    entriesMatchWatches = true
+  }
+
+  /// The timer, made at the first call; nil when the kernel refuses one (then the loop
+  /// waits with `ppoll`'s timeout).
+  private func madeTimer() -> FileDescriptor? {
+    if let timer { return timer }
+    guard !timerUnavailable else { return nil }
+    let descriptor = SystemCall.timerCreate()
+    guard descriptor >= 0 else {
+      timerUnavailable = true
+      return nil
+    }
+    timer = FileDescriptor(rawValue: descriptor)
+    return timer
+  }
+
+  /// Disarms the timer, so that it neither fires nor stays readable while nothing is due.
+  private func disarmTimer() throws {
+    guard let timer, armedDeadline != nil else { return }
+    _ = try retryOnInterrupt("timerfd_settime") { SystemCall.timerArm(timer.rawValue, 0) }
+    armedDeadline = nil
+  }
+
+  /// Calls the handler of each entry of `polled` that `ppoll()` reported ready, unless
+  /// an earlier handler removed or replaced its watch. Returns how many it called.
+  private func callHandlers(_ polled: [Watch]) -> Int {
     var called = 0
     for (watch, entry) in zip(polled, entries) where entry.revents != 0 {
       guard let current = watches.first(where: { $0.descriptor == watch.descriptor }),

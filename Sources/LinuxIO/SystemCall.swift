@@ -245,6 +245,18 @@ enum SystemCall {
     call("ppoll") { sbl_ppoll(entries, count, timeout) }
   }
 
+  static func timerCreate() -> CInt {
+    call("timerfd_create") { sbl_timer_create() }
+  }
+
+  static func timerArm(_ descriptor: CInt, _ deadline: Int64) -> CInt {
+    call("timerfd_settime", descriptor: descriptor) { sbl_timer_arm(descriptor, deadline) }
+  }
+
+  static func setTimerSlack(_ nanoseconds: UInt) -> CInt {
+    call("prctl") { sbl_set_timer_slack(nanoseconds) }
+  }
+
   static func epollWatching(_ descriptors: [CInt]) -> CInt {
     call("epoll_create1") { sbl_epoll_watching(descriptors, descriptors.count) }
   }

@@ -168,6 +168,7 @@ public enum CommandLineInterface {
       do {
         let configuration = try ConfigurationFile.load(path, overrides: overrides)
         logger.minimumLevel = configuration.service.logLevel
+        MonotonicClock.waitWithoutSlack()
         let daemon = try Daemon(
           configuration: configuration, overrides: overrides, gpio: LibgpiodBackend(),
           logger: logger)

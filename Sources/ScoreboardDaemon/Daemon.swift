@@ -170,12 +170,20 @@ public final class Daemon {
       return
     }
     logger.sink.flush()
-    var timeout = nextDeadline.map { max($0 - clock.now(), .zero) }
-    if let longestWait {
-      timeout = min(timeout ?? longestWait, longestWait)
-    }
     do {
-      try loop.runOnce(timeout: timeout)
+      if longestWait == nil, clock.isKernelMonotonic {
+        // A kernel timer set to the deadline itself; the board's (a clock's text
+        // changing) is met on its instant.
+        let deadline = nextDeadline
+        try loop.runOnce(
+          until: deadline?.nanoseconds, onTheInstant: deadline != nil && deadline == boardDeadline)
+      } else {
+        var timeout = nextDeadline.map { max($0 - clock.now(), .zero) }
+        if let longestWait {
+          timeout = min(timeout ?? longestWait, longestWait)
+        }
+        try loop.runOnce(timeout: timeout)
+      }
     } catch {
       throw DaemonError("poll failed: \(error)", exitCode: .software)
     }

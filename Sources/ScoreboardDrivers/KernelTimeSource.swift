@@ -15,6 +15,8 @@ public final class KernelTimeSource: TimeSource {
     MonotonicClock.sleep(until: deadline.nanoseconds)
   }
 
+  public var isKernelMonotonic: Bool { true }
+
   public func wallClockMilliseconds() -> Int64 {
     WallClock.nowMilliseconds()
   }

@@ -14,4 +14,12 @@ public protocol TimeSource: AnyObject {
   /// The calendar time in milliseconds since the epoch, for what people read and what
   /// boards on other machines compare; nothing is timed with it.
   func wallClockMilliseconds() -> Int64
+
+  /// Whether `now()` is the kernel's `CLOCK_MONOTONIC`, so that the loop may wait for a
+  /// deadline on a kernel timer set to that very instant.
+  var isKernelMonotonic: Bool { get }
+}
+
+extension TimeSource {
+  public var isKernelMonotonic: Bool { false }
 }

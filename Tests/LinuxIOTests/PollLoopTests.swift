@@ -194,4 +194,99 @@ import Testing
     #expect(error?.operation == "ppoll")
     #expect(error?.errno == .invalidArgument)
   }
+
+  /// A deadline is waited for on a kernel timer armed for that instant: never early, and
+  /// the timer is made once and armed again only when the deadline changes.
+  @Test func aDeadlineIsWaitedForOnATimerNeverEarly() throws {
+    let loop = PollLoop()
+    for _ in 0..<10 {
+      let deadline = MonotonicClock.now() + 2_000_000
+      let (called, trace) = try SystemCallTrace.record {
+        try loop.runOnce(until: deadline)
+      }
+      #expect(called == 0)
+      #expect(MonotonicClock.now() >= deadline, "never early")
+      #expect(trace.names.suffix(2) == ["timerfd_settime", "ppoll"])
+    }
+  }
+
+  @Test func aReadyDescriptorEndsTheWaitAndTheSameDeadlineIsNotArmedAgain() throws {
+    let (readEnd, writeEnd) = try FileDescriptor.pipe()
+    defer {
+      try? readEnd.close()
+      try? writeEnd.close()
+    }
+    let loop = PollLoop()
+    let recorder = Recorder()
+    loop.watch(readEnd, for: .readable, handler: recorder.handler("read end"))
+    try writeEnd.writeAll("x")
+    let deadline = MonotonicClock.now() + 60_000_000_000
+    let (first, firstTrace) = try SystemCallTrace.record { try loop.runOnce(until: deadline) }
+    #expect(first == 1)
+    #expect(firstTrace.names == ["timerfd_create", "timerfd_settime", "ppoll"])
+    let (second, secondTrace) = try SystemCallTrace.record { try loop.runOnce(until: deadline) }
+    #expect(second == 1)
+    #expect(secondTrace.names == ["ppoll"])
+    #expect(recorder.names == ["read end", "read end"])
+  }
+
+  /// A timer that fired stays readable until it is armed again: the next, later
+  /// deadline must not end the wait at once.
+  @Test func aTimerThatFiredDoesNotEndTheNextWaitEarly() throws {
+    let loop = PollLoop()
+    let first = MonotonicClock.now() + 1_000_000
+    #expect(try loop.runOnce(until: first) == 0)
+    let second = MonotonicClock.now() + 20_000_000
+    #expect(try loop.runOnce(until: second) == 0)
+    #expect(MonotonicClock.now() >= second, "never early")
+  }
+
+  @Test func aPassedDeadlineOnlyChecksAndNoDeadlineDisarmsTheTimer() throws {
+    let (readEnd, writeEnd) = try FileDescriptor.pipe()
+    defer {
+      try? readEnd.close()
+      try? writeEnd.close()
+    }
+    let loop = PollLoop()
+    let recorder = Recorder()
+    loop.watch(readEnd, for: .readable, handler: recorder.handler("read end"))
+    let (passed, passedTrace) = try SystemCallTrace.record {
+      try loop.runOnce(until: MonotonicClock.now() - 1)
+    }
+    #expect(passed == 0)
+    #expect(passedTrace.names == ["ppoll"])
+    try writeEnd.writeAll("x")
+    #expect(try loop.runOnce(until: MonotonicClock.now() + 60_000_000_000) == 1)
+    let (called, trace) = try SystemCallTrace.record { try loop.runOnce(until: nil) }
+    #expect(called == 1)
+    #expect(trace.names == ["timerfd_settime", "ppoll"])
+    #expect(recorder.names == ["read end", "read end"])
+  }
+
+  /// A wait on the instant wakes early and waits out the rest awake: it still never ends
+  /// before its deadline.
+  @Test func aWaitOnTheInstantNeverEndsEarly() throws {
+    let loop = PollLoop()
+    for _ in 0..<20 {
+      let deadline = MonotonicClock.now() + 2_000_000
+      #expect(try loop.runOnce(until: deadline, onTheInstant: true) == 0)
+      #expect(MonotonicClock.now() >= deadline, "never early")
+    }
+  }
+
+  @Test func aDescriptorReadyEndsAWaitOnTheInstant() throws {
+    let (readEnd, writeEnd) = try FileDescriptor.pipe()
+    defer {
+      try? readEnd.close()
+      try? writeEnd.close()
+    }
+    let loop = PollLoop()
+    let recorder = Recorder()
+    loop.watch(readEnd, for: .readable, handler: recorder.handler("read end"))
+    try writeEnd.writeAll("x")
+    // Within the awake stretch already, and well before it.
+    #expect(try loop.runOnce(until: MonotonicClock.now() + 10_000, onTheInstant: true) == 1)
+    #expect(try loop.runOnce(until: MonotonicClock.now() + 60_000_000_000, onTheInstant: true) == 1)
+    #expect(recorder.names == ["read end", "read end"])
+  }
 }

@@ -43,6 +43,18 @@ int sbl_open_pseudo_terminal(char *slave_path, size_t size);
 /// as it is. Returns the number of ready entries, 0 when the timeout passed.
 int sbl_ppoll(struct pollfd *entries, size_t count, const struct timespec *timeout);
 
+/// A non-blocking, close-on-exec timerfd on CLOCK_MONOTONIC. Returns the descriptor.
+int sbl_timer_create(void);
+
+/// Arms the timerfd `descriptor` to expire once at `deadline`, nanoseconds on
+/// CLOCK_MONOTONIC (TFD_TIMER_ABSTIME), or disarms it when `deadline` is 0. Either way
+/// expirations not yet read are forgotten. Returns 0.
+int sbl_timer_arm(int descriptor, long long deadline);
+
+/// Sets the calling thread's timer slack (PR_SET_TIMERSLACK) to `nanoseconds`: how late
+/// the kernel may end its sleeps and waits to group wakeups. Returns 0.
+int sbl_set_timer_slack(unsigned long nanoseconds);
+
 /// A new epoll descriptor (close-on-exec) that polls readable while any of `descriptors`
 /// does, such as the edge-event descriptors of GPIO requests on several chips. The
 /// caller owns it; closing it leaves `descriptors` open.
