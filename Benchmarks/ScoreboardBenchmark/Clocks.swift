@@ -14,6 +14,9 @@ struct ClockSetup {
   /// to /dev/null), and two penalties of each team given before the first start, which
   /// serve for the whole run (the clock is set back to its length at each zero).
   var penalties = false
+  /// A basketball board: a 24 s shot clock that runs with the game clock, on a second
+  /// display (the terminal's, to /dev/null).
+  var shotClock = false
 
   var showsTenths: Bool { tenthsBelow == "always" }
 
@@ -110,6 +113,17 @@ final class ClockWatch {
     burstBytes += count
     lastByte = now
   }
+
+  /// Notes bytes that another reader took from the master side, as arriving at `now`.
+  func noteBytes(at now: Int64) {
+    if burstStart == nil {
+      burstStart = now
+    }
+    lastByte = now
+  }
+
+  /// The changes recorded so far.
+  var changeCount: Int { changes.count }
 
   /// Closes a burst that has been quiet for `gap`: a change, if the text changed.
   func settle(at now: Int64, recording: Bool) {

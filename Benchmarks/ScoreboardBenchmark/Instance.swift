@@ -74,6 +74,11 @@ struct ProcessCounters {
   var allThreadsCPUNanoseconds: Int64 = 0
   var residentKilobytes = 0
   var peakResidentKilobytes = 0
+  /// Resident anonymous memory (`RssAnon`): the process's private memory (heap,
+  /// stacks, written data), beside the pages it shares with the files it maps.
+  var anonymousKilobytes = 0
+  /// Voluntary context switches of every thread the process has now.
+  var allThreadsWakeups = 0
   /// read(2)- and write(2)-family system calls.
   var readCalls = 0
   var writeCalls = 0
@@ -336,8 +341,24 @@ final class Instance {
     [keymap numpad]
     KEY_KPENTER = start-stop
 
-    """ + (clock.penalties ? penaltySections : "")
+    """ + (clock.penalties ? penaltySections : "") + (clock.shotClock ? shotClockSections : "")
   }
+
+  /// A basketball board's shot clock, which runs with the game clock, on the terminal's
+  /// display, which writes to /dev/null.
+  static let shotClockSections = """
+    [display shot]
+    driver = terminal
+    digits = 2
+
+    [field shot]
+    type = shot-clock
+    display = shot
+    position = 1
+    resets = 24 14
+    follows = game
+
+    """
 
   /// An ice hockey board's penalties: two slots a team (player and M:SS) on the
   /// terminal's display, which writes to /dev/null.
@@ -528,6 +549,7 @@ final class Instance {
       case "nonvoluntary_ctxt_switches": counters.involuntarySwitches = number
       case "VmRSS": counters.residentKilobytes = number
       case "VmHWM": counters.peakResidentKilobytes = number
+      case "RssAnon": counters.anonymousKilobytes = number
       default: break
       }
     }
@@ -542,6 +564,7 @@ final class Instance {
       counters.cpuNanoseconds = Int64(schedstat.split(separator: " ").first ?? "0") ?? 0
     }
     counters.allThreadsCPUNanoseconds = threadsCPUNanoseconds
+    counters.allThreadsWakeups = threadsWakeups
     for line in ((try? readText("/proc/\(pid)/io")) ?? "").split(separator: "\n") {
       let fields = line.split(separator: " ")
       guard fields.count == 2 else { continue }
@@ -564,6 +587,26 @@ final class Instance {
         let schedstat = try? readText("/proc/\(pid)/task/\(name)/schedstat")
       else { continue }
       total += Int64(schedstat.split(separator: " ").first ?? "0") ?? 0
+    }
+    return total
+  }
+
+  /// The voluntary context switches of every thread of the process.
+  var threadsWakeups: Int {
+    guard let directory = opendir("/proc/\(pid)/task") else { return 0 }
+    defer { closedir(directory) }
+    var total = 0
+    while let entry = readdir(directory) {
+      let name = withUnsafePointer(to: &entry.pointee.d_name) {
+        String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+      }
+      guard name.first?.isNumber == true,
+        let status = try? readText("/proc/\(pid)/task/\(name)/status"),
+        let line = status.split(separator: "\n").first(where: {
+          $0.hasPrefix("voluntary_ctxt_switches:")
+        })
+      else { continue }
+      total += Int(line.filter(\.isNumber)) ?? 0
     }
     return total
   }

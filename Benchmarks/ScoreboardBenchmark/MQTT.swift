@@ -13,11 +13,16 @@ struct MQTTSetup {
   var topic: String
   /// The topic of the board this one mirrors, if it is a mirror.
   var mirror: String?
+  /// Its `qos`, when not the default.
+  var qos: Int?
 
   var section: String {
     var text = "\n[mqtt]\nbroker = \(broker)\ntopic = \(topic)\n"
     if let mirror {
       text += "mirror = \(mirror)\n"
+    }
+    if let qos {
+      text += "qos = \(qos)\n"
     }
     return text
   }
@@ -330,12 +335,12 @@ extension Scenarios {
   /// first change) or without, the configuration otherwise the same. Counted from just
   /// before the first key to 200 ms after the last answer, so that the publications and
   /// their acknowledgements are in.
-  func publishingCost(changes: Int, broker: LoopbackBroker, mqtt: Bool) throws
+  func publishingCost(changes: Int, broker: LoopbackBroker, mqtt: Bool, qos: Int? = nil) throws
     -> PublishingCostRun
   {
     let master = try Instance(
       .scoreboardd, programs: programs, baud: 1_000_000,
-      mqtt: mqtt ? MQTTSetup(broker: broker.url, topic: Self.masterTopic) : nil)
+      mqtt: mqtt ? MQTTSetup(broker: broker.url, topic: Self.masterTopic, qos: qos) : nil)
     try master.waitUntilReady()
     if mqtt {
       // Its initial state retained: connected, discovery published.

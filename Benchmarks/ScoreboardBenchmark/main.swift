@@ -43,6 +43,9 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--pty-writer",
 var options: [String: String] = [:]
 var quick = false
 var latencyOnly = false
+var longRunOnly = false
+var publishOnly = false
+var inPlayOnly = false
 var clockOnly = false
 var mqttOnly = false
 var commandsOnly = false
@@ -53,6 +56,12 @@ while let argument = argumentList.popFirst() {
     quick = true
   } else if argument == "--latency-only" {
     latencyOnly = true
+  } else if argument == "--long-run-only" {
+    longRunOnly = true
+  } else if argument == "--in-play-only" {
+    inPlayOnly = true
+  } else if argument == "--publish-only" {
+    publishOnly = true
   } else if argument == "--clock-only" {
     clockOnly = true
   } else if argument == "--mqtt-only" {
@@ -109,6 +118,20 @@ let commandCount = scenarios.count(500)
 let commandFloodKeys = scenarios.count(500)
 let commandFloodRounds = quick ? 1 : 3
 let commandFloodRate = 10_000
+if publishOnly {
+  let broker = try LoopbackBroker()
+  for round in 1...publishingRounds {
+    for qos in [1, 0, nil] {
+      let run = try scenarios.publishingCost(
+        changes: publishedChanges, broker: broker, mqtt: qos != nil, qos: qos)
+      print(
+        "round \(round), \(qos.map { "qos \($0)" } ?? "without [mqtt]"): "
+          + "\(format(run.scheduledPerChange / 1000, 2)) µs per change")
+    }
+  }
+  exit(0)
+}
+
 /// The MQTT scenario (MQTT.swift); nil when mosquitto is not installed.
 func runMQTT() throws -> MQTTRunResult? {
   guard LoopbackBroker.isAvailable else {
@@ -211,6 +234,40 @@ if webOnly {
   exit(0)
 }
 
+let inPlaySeconds = quick ? 5.0 : 20.0
+let inPlayRuns = quick ? 1 : 3
+/// The board in play (BoardInPlay.swift), alone, with [mqtt] and with pages.
+func runBoardInPlay() throws -> [[BoardInPlayRun]] {
+  let broker = LoopbackBroker.isAvailable ? try LoopbackBroker() : nil
+  return try (1...inPlayRuns).map { run in
+    progress(
+      "a board in play, run \(run) of \(inPlayRuns) (\(format(inPlaySeconds, 0)) s alone, "
+        + "with [mqtt] and with pages)")
+    return try scenarios.boardInPlay(
+      seconds: inPlaySeconds, broker: broker, webPages: webPagesFolder)
+  }
+}
+if inPlayOnly {
+  print(boardInPlayTable(try runBoardInPlay()), terminator: "")
+  exit(0)
+}
+
+let longRunKeys = scenarios.count(2_000)
+let longRunCount = quick ? 1 : 3
+/// The long runs (LongRun.swift): each subject's keys in a row, a thread draining the line.
+func runLongRuns() throws -> [[Scenarios.LongRunSubject: LongRun]] {
+  try (1...longRunCount).map { run in
+    progress(
+      "key-to-wire, long run \(run) of \(longRunCount) (\(longRunKeys) keys in a row to each "
+        + "subject, a thread draining the line)")
+    return try scenarios.keyToWireLongRun(keys: longRunKeys)
+  }
+}
+if longRunOnly {
+  print(longRunTable(try runLongRuns()), terminator: "")
+  exit(0)
+}
+
 /// How the key-to-wire runs hand out their keys: in blocks of 100 keys per subject, so
 /// that each has the machine to itself between its keys (the targets' figure), or key by
 /// key, so that each key finds the caches full of the other subjects' work.
@@ -249,6 +306,8 @@ for run in 1...latencyRuns {
     }
   }
 }
+
+let longRuns = try runLongRuns()
 
 /// The key-to-wire table of one key order: each run's p50 and p99 of every subject, the
 /// ratios, and the CPU time each subject took per key (press and release).
@@ -327,6 +386,8 @@ let webResult = try runWeb()
 
 let clockResult = try runClocks()
 
+let inPlay = try runBoardInPlay()
+
 // MARK: - Report
 
 var report = ""
@@ -403,6 +464,78 @@ row([
     + "\(format(p50Ratio, 2))x",
   metAgainstFloor(p50Ratio <= 1.5),
 ])
+/// The long runs' p50 and CPU per key, median over the runs, of one subject.
+func longRunMedian(_ kind: Scenarios.LongRunSubject, cpu: Bool = false) -> Double {
+  Spread(
+    values: longRuns.map { run in
+      cpu
+        ? run[kind]!.cpuPerKey / 1000
+        : Double(percentile(run[kind]!.samples.sorted(), 0.5)) / 1000
+    }
+  ).median
+}
+let shapeRatios = [
+  ("in blocks", latencyP50[0].median / latencyP50[2].median),
+  ("interleaved", interleavedP50[0].median / interleavedP50[2].median),
+  (
+    "in a row, state file",
+    longRunMedian(.scoreboardd) / longRunMedian(.floor)
+  ),
+  (
+    "in a row, no state file",
+    longRunMedian(.scoreboarddWithoutStateFile) / longRunMedian(.floor)
+  ),
+]
+row([
+  "key-to-wire p50 within 1.3x of the floor in every shape",
+  shapeRatios.map { "\($0.0) \(format($0.1, 2))x" }.joined(separator: ", "),
+  metAgainstFloor(shapeRatios.allSatisfy { $0.1 <= 1.3 }),
+])
+let cpuRatios = [
+  ("in blocks", latencyCPU[0].median / latencyCPU[2].median),
+  ("interleaved", interleavedCPU[0].median / interleavedCPU[2].median),
+  (
+    "in a row, state file (every thread)",
+    longRunMedian(.scoreboardd, cpu: true) / longRunMedian(.floor, cpu: true)
+  ),
+  (
+    "in a row, no state file",
+    longRunMedian(.scoreboarddWithoutStateFile, cpu: true) / longRunMedian(.floor, cpu: true)
+  ),
+]
+row([
+  "CPU per key within 1.5x of the floor in every shape",
+  cpuRatios.map { "\($0.0) \(format($0.1, 2))x" }.joined(separator: ", "),
+  met(cpuRatios.allSatisfy { $0.1 <= 1.5 }),
+])
+let clockLags = [
+  ("tenths", LagSummary(clockResult.tenths, seconds: clockResult.seconds)),
+  ("M:SS", LagSummary(clockResult.wholeSeconds, seconds: clockResult.seconds)),
+].compactMap { name, lag in lag.map { (name, $0) } }
+row([
+  "clock frame lag p50 under 0.2 ms and p99 under 0.5 ms, never early",
+  clockLags.map {
+    "\($0.0): p50 \(format($0.1.p50)) µs, p99 \(format($0.1.p99)) µs, min \(format($0.1.min)) µs"
+  }.joined(separator: "; "),
+  met(
+    clockLags.count == 2
+      && clockLags.allSatisfy { $0.1.p50 < 200 && $0.1.p99 < 500 && $0.1.min >= 0 }),
+])
+if let mqttResult {
+  let publishing =
+    Spread(values: mqttResult.withMQTT.map { $0.scheduledPerChange / 1000 }).median
+    - Spread(values: mqttResult.withoutMQTT.map { $0.scheduledPerChange / 1000 }).median
+  row([
+    "CPU per published change under 20 µs (a key every 2 ms)",
+    "\(format(publishing, 1)) µs", met(publishing < 20),
+  ])
+}
+let privateKilobytes = Double(floods[.scoreboardd]!.runs.last!.after.anonymousKilobytes)
+row([
+  "private memory (RssAnon) under 1 MB beyond the libraries",
+  "\(format(privateKilobytes, 0)) kB after \(floodRuns * floodKeys) keys",
+  met(privateKilobytes < 1024),
+])
 row([
   "staleness after a 1,000-key burst at 9600 baud within two frame times "
     + "(\(format(2 * frameTime)) ms)",
@@ -441,6 +574,14 @@ line(
     + "keys per subject, then interleaved key by key (Benchmarks/README.md).")
 line()
 report += keyToWireTables()
+line()
+line(
+  "Keys in a row: \(longRunKeys) keys to each subject in turn, one every 2 ms, each press "
+    + "written with its release, while a thread of the harness drains the line "
+    + "(Benchmarks/README.md); scoreboardd with a state file (as installed) and without "
+    + "one. µs, and CPU µs per key over every thread:")
+line()
+report += longRunTable(longRuns)
 line()
 
 line("## Figures")
@@ -572,5 +713,16 @@ report += webReport(webResult)
 
 line()
 report += clockReport(clockResult)
+
+line()
+line("## A board in play")
+line()
+line(
+  "One scoreboardd with the game clock in tenths (59.9, the S7S module at 9600 baud) and a "
+    + "24 s shot clock on a second display, both running, for \(format(inPlaySeconds, 0)) s "
+    + "in each of \(inPlayRuns) runs: alone, with `[mqtt]` connected to a loopback broker, "
+    + "and with 3 pages on its event stream. Median (min–max) over the runs.")
+line()
+report += boardInPlayTable(inPlay)
 
 print(report, terminator: "")

@@ -163,7 +163,9 @@ public final class PollLoop {
       prepareEntries(polled)
       entries.append(pollfd(fd: timer.rawValue, events: Int16(POLLIN), revents: 0))
       let count = entries.count
-      let waited = Result { try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, nil) } }
+      let waited = Result {
+        try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, nil) }
+      }
       let timerFired = entries[count - 1].revents != 0
       entries.removeLast()
       _ = try waited.get()

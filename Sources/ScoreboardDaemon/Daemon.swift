@@ -35,6 +35,9 @@ public final class Daemon {
   private var control: ControlServer?
   /// The link to the venue's MQTT broker, when `[mqtt]` is configured.
   private var mqtt: MQTTLink?
+  /// A step of this round changed the board: its state goes to the broker at the end of
+  /// the round.
+  private var statePublishPending = false
   /// The board's web server; nil without `[web]`.
   private(set) var web: WebLink?
   /// When the board next changes by itself.
@@ -197,16 +200,24 @@ public final class Daemon {
     }
     let health = store.health
     store.retryIfDue(at: now)
+    store.writeHeldIfDue(at: now)
     noteStateFile(was: health)
     for change in devices.onlineChanges() {
       statusMayHaveChanged = true
       control?.broadcast(change.line)
       web?.broadcast(change.line)
     }
+    if let mqtt {
+      if statePublishPending {
+        statePublishPending = false
+        mqtt.publish(logic.board, at: now)
+      }
+      mqtt.publishIfDue(logic.board, at: now)
+    }
     if let web, web.isDue(at: now) {
       web.serve(at: now)
     }
-    updateStatus()
+    updateStatus(at: now)
     reporter.pingWatchdogIfDue(at: now)
   }
 
@@ -215,7 +226,9 @@ public final class Daemon {
   public var nextDeadline: Instant? {
     Self.earlier(
       Self.earlier(Self.earlier(boardDeadline, devices.watch()), web?.deadline),
-      Self.earlier(store.retryAt, reporter.nextWatchdogPing))
+      Self.earlier(
+        Self.earlier(Self.earlier(store.deadline, statusDeadline), reporter.nextWatchdogPing),
+        statePublishPending ? clock.now() : mqtt?.deadline))
   }
 
   /// What `run` does once it is asked to stop: tells systemd, waits for the state file's
@@ -236,7 +249,14 @@ public final class Daemon {
   private func closeDevices() {
     guard !isShutDown else { return }
     isShutDown = true
-    mqtt?.close()
+    if let mqtt {
+      if statePublishPending {
+        statePublishPending = false
+        mqtt.publish(logic.board, at: clock.now())
+      }
+      mqtt.publishPending(logic.board, at: clock.now())
+      mqtt.close()
+    }
     web?.close()
     devices.close(finalFrames: logic.board.settled)
     control?.close()
@@ -301,7 +321,7 @@ public final class Daemon {
       if heldRound != nil {
         heldRound?.changesState = true
       } else {
-        save = publishAndSave(at: now)
+        save = publishAndSave(at: now, answered: input.hasAnswer)
       }
     }
     if control?.hasWatchers == true || web != nil {
@@ -343,7 +363,8 @@ public final class Daemon {
     devices.show(logic.board, at: now)
     devices.sound(logic.board, at: now)
     web?.showFrames(logic.board, at: now)
-    let save = round.changesState ? publishAndSave(at: now) : .done(unsavedReason: nil)
+    let save =
+      round.changesState ? publishAndSave(at: now, answered: true) : .done(unsavedReason: nil)
     for (line, source) in round.watcherLines {
       control?.broadcast(line)
       web?.broadcast(line)
@@ -352,12 +373,16 @@ public final class Daemon {
     whenSaved(save, then)
   }
 
-  /// Publishes the changed board and starts saving it.
-  private func publishAndSave(at now: Instant) -> StateStore.Progress {
-    mqtt?.publish(logic.board, at: now)
+  /// Publishes the changed board (to the broker at the round's end: once, however many
+  /// steps of the round changed it) and starts saving it.
+  ///
+  /// - Parameter answered: Someone waits for the change to be saved (a control request);
+  ///   a key's change may be written with the rest of its burst.
+  private func publishAndSave(at now: Instant, answered: Bool) -> StateStore.Progress {
+    statePublishPending = mqtt != nil
     web?.publish(logic.board, at: now)
     let health = store.health
-    let save = store.save(savedState, at: now)
+    let save = store.save(savedState, at: now, answered: answered)
     noteStateFile(was: health)
     return save
   }
@@ -529,10 +554,17 @@ public final class Daemon {
 
   /// Sends STATUS= when the status line changed (worked out only after a value, a
   /// device or the state file changed, not on every wakeup).
-  private func updateStatus() {
-    guard statusMayHaveChanged, reporter.isListening else { return }
+  private func updateStatus(at now: Instant) {
+    guard statusMayHaveChanged, reporter.isListening, reporter.statusHeldUntil(at: now) == nil
+    else { return }
     statusMayHaveChanged = false
-    reporter.update(statusLine())
+    reporter.update(statusLine(), at: now)
+  }
+
+  /// When a changed status held back by `StatusReporter.statusInterval` may go out.
+  private var statusDeadline: Instant? {
+    guard statusMayHaveChanged, reporter.isListening else { return nil }
+    return reporter.statusHeldUntil(at: clock.now())
   }
 
   // MARK: - Signals, stopping and reloading

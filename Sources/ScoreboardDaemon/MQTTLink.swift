@@ -59,6 +59,23 @@ final class MQTTLink {
   private var withdrawnDiscovery: HomeAssistantDiscovery?
   /// When the state document was last published for a running clock.
   private var lastRunningPublish: Instant?
+  /// When the retained state document was last published, and whether a change since
+  /// waits for `stateInterval` to pass.
+  private var lastStatePublish: Instant?
+  private(set) var statePending = false
+
+  /// The retained state document goes out at most once in this interval: the first
+  /// change after a quiet spell at once, the rest of a burst (a flood of keys, a held
+  /// key repeating, a round of commands) together once the interval has passed since,
+  /// so that the broker always ends with the latest state and a burst costs the board
+  /// 50 publications a second at most.
+  static let stateInterval: Duration = .milliseconds(20)
+
+  /// When a change held back by the interval is due to go out; nil when none waits.
+  var deadline: Instant? {
+    guard statePending, let lastStatePublish else { return nil }
+    return lastStatePublish + Self.stateInterval
+  }
 
   /// The link that `settings` describe, carrying out commands with `carryOut`; nothing
   /// is sent until `start()`.
@@ -182,7 +199,7 @@ final class MQTTLink {
       if statePublishDue {
         statePublishDue = false
         let (board, now) = board()
-        publish(board, at: now)
+        publishState(board, at: now)
       }
     }
     withOneSave(
@@ -213,7 +230,7 @@ final class MQTTLink {
             stateWaitsForDiscovery = true
           } else {
             let (board, now) = board()
-            publish(board, at: now)
+            publishState(board, at: now)
           }
         }
         updateStale()
@@ -263,14 +280,38 @@ final class MQTTLink {
     var repeatedReply: String? = nil
   }
 
-  /// Publishes the board's state document (retained), if connected; a board that is
+  /// Publishes the changed board's state document (retained), if connected, at once or
+  /// once `stateInterval` has passed since the last (`publishIfDue`); a board that is
   /// offline publishes it on connecting instead.
   func publish(_ board: Scoreboard, at now: Instant) {
+    if let lastStatePublish, now < lastStatePublish + Self.stateInterval {
+      statePending = isConnected
+      return
+    }
+    publishState(board, at: now)
+  }
+
+  /// Publishes the state held back by the interval once it is due (`deadline`).
+  func publishIfDue(_ board: Scoreboard, at now: Instant) {
+    guard let deadline, deadline <= now else { return }
+    publishState(board, at: now)
+  }
+
+  /// Publishes the state held back by the interval now: the daemon is stopping.
+  func publishPending(_ board: Scoreboard, at now: Instant) {
+    guard statePending else { return }
+    publishState(board, at: now)
+  }
+
+  /// The state document, published now (retained), if connected.
+  private func publishState(_ board: Scoreboard, at now: Instant) {
+    statePending = false
     guard isConnected, settings.mirror == nil, !stateWaitsForDiscovery else { return }
     let document = StateDocument.json(
       of: board, at: now, wallClockMilliseconds: clock.wallClockMilliseconds())
     client.publish(topics.state, document, qos: settings.qos, retain: true)
     lastRunningPublish = now
+    lastStatePublish = now
   }
 
   /// While a clock runs, the state document again once a second, at QoS 0 and not

@@ -48,6 +48,12 @@ final class StateStore {
   static let firstRetryDelay = Duration.seconds(1)
   /// The longest wait between two attempts.
   static let longestRetryDelay = Duration.seconds(30)
+  /// A change that nobody waits to hear is saved (a key, a clock running out) is
+  /// written at most once in this interval, after the last write began: a burst of keys
+  /// costs the SD card and the CPU 20 writes a second, not one a key, and its latest
+  /// state is on the disk this long after its last key at most. A change with an answer
+  /// waiting (a control request, an MQTT command) is written at once.
+  static let unansweredInterval = Duration.milliseconds(50)
 
   /// The state file; nil when none is configured.
   let path: String?
@@ -62,6 +68,11 @@ final class StateStore {
   private var written: SavedState?
   /// When to try writing `pending` again.
   private(set) var retryAt: Instant?
+  /// When the last background write began.
+  private var lastStartedAt: Instant?
+  /// `pending` holds only changes nobody waits for: it may wait for
+  /// `unansweredInterval`.
+  private var pendingMayWait = false
   private var failedAttempts = 0
   private var lastTicket: UInt64 = 0
   /// The thread that writes; nil: writes are made at once, on the caller's thread.
@@ -159,8 +170,13 @@ final class StateStore {
   /// - Returns: `.done` when nothing is left to write (always without a state file),
   ///   with the reason when writing at once failed; `.writing` when a background write
   ///   will make it durable.
+  ///
+  /// - Parameter answered: Someone waits to hear the change is saved; false lets it wait
+  ///   for `unansweredInterval` with the other changes of a burst.
   @discardableResult
-  func save(_ state: @autoclosure () -> SavedState, at now: Instant) -> Progress {
+  func save(
+    _ state: @autoclosure () -> SavedState, at now: Instant, answered: Bool = true
+  ) -> Progress {
     guard let path else { return .done(unsavedReason: nil) }
     let state = state()
     if health == .saved, pending == nil {
@@ -171,14 +187,38 @@ final class StateStore {
         return .done(unsavedReason: nil)
       }
     }
+    pendingMayWait = (pending == nil || pendingMayWait) && !answered
     lastTicket += 1
     pending = (state, lastTicket)
     guard writer != nil else {
       let saved = write(state, to: path, at: now)
       return .done(unsavedReason: saved ? nil : unsavedReason ?? "the state file cannot be written")
     }
+    if let heldUntil, now < heldUntil {
+      return .writing(ticket: lastTicket)
+    }
     startPending(at: now)
     return writer == nil ? .done(unsavedReason: unsavedReason) : .writing(ticket: lastTicket)
+  }
+
+  /// Until when `pending` waits, holding only changes nobody waits for, while the last
+  /// write began less than `unansweredInterval` ago; nil when it may go now.
+  private var heldUntil: Instant? {
+    guard pending != nil, pendingMayWait, health == .saved, let lastStartedAt else { return nil }
+    return lastStartedAt + Self.unansweredInterval
+  }
+
+  /// When the store next has something to do: a retry, or a held change to write.
+  var deadline: Instant? {
+    guard inFlight == nil, let heldUntil else { return retryAt }
+    return retryAt.map { min($0, heldUntil) } ?? heldUntil
+  }
+
+  /// Writes the change held for `unansweredInterval` once it is due.
+  func writeHeldIfDue(at now: Instant) {
+    guard inFlight == nil, let heldUntil, now >= heldUntil else { return }
+    pendingMayWait = false
+    startPending(at: now)
   }
 
   /// Writes the pending state again when its retry is due.
@@ -226,6 +266,8 @@ final class StateStore {
       try writer.start(Array(next.state.encoded().utf8), to: path, ticket: next.ticket)
       inFlight = next
       pending = nil
+      pendingMayWait = false
+      lastStartedAt = now
     } catch {
       logger.warning("state file: \(error); the scores are saved on the main thread")
       writer.close()
@@ -255,7 +297,9 @@ final class StateStore {
       return [Completion(ticket: flight.ticket, unsavedReason: unsavedReason)]
     }
     succeeded(flight.state, path: path)
-    startPending(at: now)
+    if heldUntil.map({ now >= $0 }) ?? true {
+      startPending(at: now)
+    }
     return [Completion(ticket: flight.ticket, unsavedReason: nil)]
   }
 

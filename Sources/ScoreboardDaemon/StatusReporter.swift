@@ -61,10 +61,23 @@ final class StatusReporter {
     }
   }
 
+  /// STATUS= goes out at most once in this interval: `systemctl status` needs no more,
+  /// and each one wakes systemd, which a burst of keys would otherwise do at every key.
+  static let statusInterval = Duration.seconds(1)
+  /// When STATUS= was last sent.
+  private var lastStatusAt: Instant?
+
+  /// When the next STATUS= may go out; nil when it may go now.
+  func statusHeldUntil(at now: Instant) -> Instant? {
+    guard let lastStatusAt, now < lastStatusAt + Self.statusInterval else { return nil }
+    return lastStatusAt + Self.statusInterval
+  }
+
   /// STATUS= when `status` differs from what was sent last.
-  func update(_ status: String) {
+  func update(_ status: String, at now: Instant) {
     guard status != reported, reported != nil else { return }
     reported = status
+    lastStatusAt = now
     send(["STATUS=" + status])
   }
 

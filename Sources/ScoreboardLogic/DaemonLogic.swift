@@ -39,6 +39,12 @@ public struct DaemonLogic {
     /// The state of the board this one mirrors, from `source` (`mirror of
     /// scoreboardd/court-1`).
     case mirrored(SavedState, source: String)
+
+    /// Whether someone waits for an answer (a control request): its change is saved at
+    /// once, not with the rest of a burst.
+    public var hasAnswer: Bool {
+      if case .request = self { true } else { false }
+    }
   }
 
   /// What a step did, for the daemon to carry out.

@@ -27,6 +27,14 @@ struct MirrorInVirtualTimeTests {
     return true
   }
 
+  /// Moves virtual time on by `duration` on every board, to the same instant.
+  static func advance(_ boards: DaemonHarness..., by duration: Duration) throws {
+    let instant = (boards.map { $0.clock.now() }.max() ?? .seconds(0)) + duration
+    for board in boards {
+      try board.advance(to: instant)
+    }
+  }
+
   @Test func theMirrorFollowsTheMastersValuesAndClockAndGoesStaleWithoutIt() throws {
     let broker = try MosquittoBroker()
     var master: DaemonHarness? = try DaemonHarness(
@@ -53,6 +61,10 @@ struct MirrorInVirtualTimeTests {
     #expect(try Self.run(master!, mirror) { try mirrorStatus().hasSuffix("mirror=live") })
 
     // A change on the master reaches the mirror's display (after its frame's wire time).
+    // Virtual time stands still while the boards wait for the broker: it is moved on by
+    // the 50 ms (more than the 20 ms that the master leaves between two publications of
+    // its state; twice that is a whole tenth, which the instants below count on).
+    try Self.advance(master!, mirror, by: .milliseconds(50))
     #expect(try master?.request("set home 12", from: masterClient) == "ok home 12")
     #expect(
       try Self.run(master!, mirror) {
@@ -64,6 +76,7 @@ struct MirrorInVirtualTimeTests {
     // The master starts its clock; virtual time moves on both boards, whose clocks and
     // calendars agree: the mirror runs the clock from the start the master published.
     // The document says it to the millisecond, and the mirror shows the master's tenth.
+    try Self.advance(master!, mirror, by: .milliseconds(50))
     #expect(try master?.request("start game", from: masterClient) == "ok game 10:00.0 running")
     #expect(
       try Self.run(master!, mirror) { try mirrorStatus().contains("clocks=game:running") },
@@ -75,13 +88,51 @@ struct MirrorInVirtualTimeTests {
       let shown = try master?.request("get game", from: masterClient)
       #expect(try mirror.request("get game", from: mirrorClient) == shown, "at \(instant)")
     }
+    // Started at 1,000.1 s, the 10:00 clock has 1.55 s left at 1,598.55 s: 1.6 shown.
     let last = try mirror.request("get game", from: mirrorClient)
-    #expect(last == "ok 1.5", "\(last ?? "-")")
+    #expect(last == "ok 1.6", "\(last ?? "-")")
 
     // The master stops: the mirror says it is stale and shows dashes.
     master = nil
     #expect(try Self.run(mirror) { try mirrorStatus().hasSuffix("mirror=stale") })
     try mirror.advance(by: .milliseconds(10))
     #expect(mirror.shows == "----")
+  }
+
+  /// A burst of changes costs the broker two publications: the first change at once, the
+  /// rest together once 20 ms have passed since; the broker ends with the latest state.
+  @Test func aBurstOfChangesIsPublishedAsItsFirstAndItsLatest() throws {
+    let broker = try MosquittoBroker()
+    let master = try DaemonHarness(
+      extra: """
+
+        [mqtt]
+        broker = \(broker.url)
+        topic = \(Self.topic)
+        """)
+    let client = try master.controlClient()
+    let first = try broker.subscribe(Self.topic + "/state", count: 1, timeout: 10)
+    #expect(try Self.run(master) { first.waitForLine(timeout: 0.001) { _ in true } != nil })
+    try master.advance(by: .milliseconds(100))
+    let subscriber = try broker.subscribe(Self.topic + "/state", count: 3, timeout: 10)
+    for _ in 1...5 {
+      #expect(try master.request("add home +1", from: client)?.hasPrefix("ok") == true)
+      try master.advance(by: .milliseconds(2))
+    }
+    // The first change went at once; the four others wait for the interval.
+    #expect(master.daemon.nextDeadline != nil)
+    try master.advance(by: .milliseconds(20))
+    var homes: [Int] = []
+    _ = subscriber.waitForLine(timeout: 10) { line in
+      if let range = line.firstRange(of: "\"home\":{\"shown\":") {
+        let rest = line[range.upperBound...].drop { $0 != "," }
+        if let value = rest.firstRange(of: "\"value\":") {
+          homes.append(Int(rest[value.upperBound...].prefix { $0.isNumber }) ?? -1)
+        }
+      }
+      return homes.count == 3
+    }
+    // The retained state of before the burst, its first change, then its latest.
+    #expect(homes == [0, 1, 5])
   }
 }

@@ -49,6 +49,41 @@ import Testing
     #expect(folder.names() == ["state"])
   }
 
+  /// Changes nobody waits for (keys) are written at most once in 50 ms: those of a
+  /// burst wait for the interval, then go together; an answered change goes at once.
+  @Test func unansweredChangesOfABurstAreWrittenTogetherAndAnAnsweredOneAtOnce() throws {
+    let folder = try TemporaryFolder()
+    let log = try LogCapture()
+    let store = StateStore(path: folder.path(of: "state"), logger: log.logger, inBackground: true)
+    let start = Instant.seconds(1)
+    #expect(store.save(Self.first, at: start, answered: false) == .writing(ticket: 1))
+    #expect(try #require(Self.completions(of: store, through: 1, at: start)).count == 1)
+    // 10 ms later: held until 50 ms after the first write began.
+    let later = start + .milliseconds(10)
+    #expect(store.save(Self.second, at: later, answered: false) == .writing(ticket: 2))
+    #expect(store.deadline == start + .milliseconds(50))
+    #expect(
+      store.save(Self.third, at: later + .milliseconds(5), answered: false) == .writing(ticket: 3))
+    store.writeHeldIfDue(at: start + .milliseconds(49))
+    #expect(store.takeCompletions(at: later).isEmpty)
+    #expect(try StateStoreTests.onDisk(folder) == Self.first, "nothing written before its time")
+    store.writeHeldIfDue(at: start + .milliseconds(50))
+    let held = try #require(Self.completions(of: store, through: 3, at: start + .milliseconds(50)))
+    #expect(held == [.init(ticket: 3, unsavedReason: nil)])
+    #expect(try StateStoreTests.onDisk(folder) == Self.third)
+    #expect(store.deadline == nil)
+
+    // A key's change held, then a request's: both go at once, with the request's.
+    let next = start + .milliseconds(60)
+    #expect(store.save(Self.first, at: next, answered: false) == .writing(ticket: 4))
+    #expect(store.deadline == start + .milliseconds(100))
+    #expect(store.save(Self.second, at: next, answered: true) == .writing(ticket: 5))
+    let answered = try #require(Self.completions(of: store, through: 5, at: next))
+    #expect(answered == [.init(ticket: 5, unsavedReason: nil)])
+    #expect(try StateStoreTests.onDisk(folder) == Self.second)
+    #expect(store.deadline == nil)
+  }
+
   @Test func aFailedWriteIsReportedAndTheRetryMakesItDurable() throws {
     let folder = try TemporaryFolder()
     let log = try LogCapture()

@@ -53,6 +53,30 @@ import Testing
     #expect(daemon.waitForExit() == 0)
   }
 
+  /// A burst of changes wakes systemd at most once a second: the first change's STATUS=
+  /// at once, the latest once the second has passed, none for those between.
+  @Test func aBurstOfChangesSendsTheFirstAndTheLatestStatus() throws {
+    let folder = try TemporaryFolder()
+    let path = try folder.write("service.conf", Self.configuration(folder: folder))
+    let receiver = try NotifyReceiver(folder: folder.path)
+    let daemon = try DaemonProcess(
+      arguments: ["--config", path], environment: ["NOTIFY_SOCKET": receiver.path],
+      folder: folder)
+    #expect(receiver.waitFor("READY=1") != nil, "\(daemon.stderrText)")
+    let client = try ControlClient(path: folder.path(of: "control"))
+    for home in 1...20 {
+      #expect(client.request("set home \(home)") == "ok home \(home)")
+    }
+    var statuses: [String] = []
+    while let datagram = receiver.next(timeout: 2.5) {
+      statuses += datagram.filter { $0.hasPrefix("STATUS=") }
+    }
+    #expect(statuses.count <= 3, "\(statuses)")
+    #expect(statuses.last?.hasPrefix("STATUS=home 20 away 0") == true, "\(statuses)")
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
   /// Under systemd standard input is /dev/null: a terminal keypad there (the reference
   /// configuration's, on the first start after installing the package) is mentioned once,
   /// as information, not as a fault, and the daemon runs on.

@@ -1,0 +1,171 @@
+@preconcurrency import Glibc
+import LinuxIO
+
+/// Reads a subject's display from a POSIX thread of its own, as an outside reader of
+/// the line does: it sleeps in `poll` on the master side, drains whatever has come
+/// and notes when each read found bytes.
+final class DrainingReader: @unchecked Sendable {
+  // `arrivals` is written by the thread and read after `pthread_join`, which orders them;
+  // the thread alone touches the instance's display side meanwhile.
+  private let instance: Instance
+  private var arrivals: [Int64] = []
+  private let stopPipe: (read: CInt, write: CInt)
+  private var thread = pthread_t()
+
+  init(_ instance: Instance, expectedReads: Int) {
+    self.instance = instance
+    arrivals.reserveCapacity(expectedReads * 2)
+    var ends: [CInt] = [0, 0]
+    precondition(pipe(&ends) == 0, "pipe")
+    stopPipe = (ends[0], ends[1])
+  }
+
+  func start() {
+    let context = Unmanaged.passRetained(self).toOpaque()
+    let created = pthread_create(
+      &thread, nil,
+      { context in
+        let reader = Unmanaged<DrainingReader>.fromOpaque(context!).takeRetainedValue()
+        reader.run()
+        return nil
+      }, context)
+    precondition(created == 0, "pthread_create failed")
+  }
+
+  /// Stops the thread; returns when each read that found bytes returned.
+  func stop() -> [Int64] {
+    var byte: UInt8 = 1
+    _ = write(stopPipe.write, &byte, 1)
+    pthread_join(thread, nil)
+    close(stopPipe.read)
+    close(stopPipe.write)
+    return arrivals
+  }
+
+  private func run() {
+    var entries = [
+      pollfd(fd: instance.master, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      guard poll(&entries, 2, -1) > 0 else { continue }
+      let now = MonotonicClock.now()
+      if entries[0].revents != 0, instance.drain() > 0 {
+        arrivals.append(now)
+      }
+      if entries[1].revents != 0 { return }
+    }
+  }
+}
+
+/// A long run of one subject: its key-to-wire samples and CPU per key.
+struct LongRun {
+  var samples: [Int64]
+  /// Nanoseconds of CPU per key, summed over every thread of the subject.
+  var cpuPerKey: Double
+}
+
+extension Scenarios {
+  /// The subjects of the long run: scoreboardd with a state file (as installed: a key's
+  /// change is written to it), scoreboardd without one, the peer and the floor.
+  enum LongRunSubject: String, CaseIterable {
+    case scoreboardd = "scoreboardd, state file"
+    case scoreboarddWithoutStateFile = "scoreboardd, state-file = none"
+    case peer = "peer"
+    case floor = "floor"
+
+    var subject: Subject {
+      switch self {
+      case .scoreboardd, .scoreboarddWithoutStateFile: .scoreboardd
+      case .peer: .peer
+      case .floor: .floor
+      }
+    }
+  }
+
+  /// `keys` keys in a row for each subject in turn, one every 2 ms, each press written
+  /// with its release in one write (as a keypad read late delivers them), while a thread
+  /// of the harness drains the display's line as bytes come (`DrainingReader`). A key's
+  /// sample is from just before its write to the return of the first read after it that
+  /// found bytes. After `warmUp` keys.
+  func keyToWireLongRun(keys: Int, warmUp: Int = 100) throws -> [LongRunSubject: LongRun] {
+    var result: [LongRunSubject: LongRun] = [:]
+    for kind in LongRunSubject.allCases {
+      let instance = try Instance(
+        kind.subject, programs: programs, baud: 1_000_000,
+        keepsState: kind == .scoreboardd)
+      try instance.waitUntilReady()
+      let reader = DrainingReader(instance, expectedReads: warmUp + keys)
+      reader.start()
+      var written: [Int64] = []
+      written.reserveCapacity(keys)
+      var cpuBefore: Int64 = 0
+      var next = MonotonicClock.now() + Self.keyInterval
+      for number in 0..<(warmUp + keys) {
+        MonotonicClock.sleep(until: next)
+        if number == warmUp {
+          cpuBefore = instance.counters.allThreadsCPUNanoseconds
+        }
+        let key: Key = number % 2 == 0 ? .homeUp : .homeDown
+        let records = instance.expect(key) + Instance.records(key, value: 0)
+        let start = MonotonicClock.now()
+        guard instance.writeSome(records, from: 0) == records.count else {
+          throw BenchmarkError(description: "\(kind.rawValue): the keypad FIFO is full")
+        }
+        if number >= warmUp {
+          written.append(start)
+        }
+        next += Self.keyInterval
+      }
+      MonotonicClock.sleep(until: next)
+      let cpuAfter = instance.counters.allThreadsCPUNanoseconds
+      let arrivals = reader.stop()
+      try instance.waitUntilSettled()
+      instance.stop()
+      var samples: [Int64] = []
+      samples.reserveCapacity(keys)
+      var index = 0
+      for start in written {
+        while index < arrivals.count, arrivals[index] < start { index += 1 }
+        guard index < arrivals.count else {
+          throw BenchmarkError(description: "\(kind.rawValue): a key had no answer")
+        }
+        samples.append(arrivals[index] - start)
+      }
+      result[kind] = LongRun(
+        samples: samples, cpuPerKey: Double(cpuAfter - cpuBefore) / Double(keys))
+    }
+    return result
+  }
+}
+
+/// The long runs' table: each run's p50 and p99 and CPU per key of every subject, and
+/// scoreboardd's ratios to the floor, with a state file and without one.
+func longRunTable(_ runs: [[Scenarios.LongRunSubject: LongRun]]) -> String {
+  let kinds = Scenarios.LongRunSubject.allCases
+  var text = "| run | " + kinds.map { "\($0.rawValue): p50 / p99 / CPU" }.joined(separator: " | ")
+  text += " | p50 / floor: state file, none | CPU / floor: state file, none |\n"
+  text += "|" + String(repeating: " --- |", count: kinds.count + 3) + "\n"
+  for (number, run) in runs.enumerated() {
+    var cells = ["\(number + 1)"]
+    var p50: [Scenarios.LongRunSubject: Double] = [:]
+    var cpu: [Scenarios.LongRunSubject: Double] = [:]
+    for kind in kinds {
+      let figures = run[kind]!
+      let sorted = figures.samples.sorted()
+      p50[kind] = Double(percentile(sorted, 0.5)) / 1000
+      cpu[kind] = figures.cpuPerKey / 1000
+      cells.append(
+        "\(format(p50[kind]!)) / \(format(Double(percentile(sorted, 0.99)) / 1000)) / "
+          + format(cpu[kind]!))
+    }
+    cells.append(
+      ratio(p50[.scoreboardd]!, p50[.floor]!) + ", "
+        + ratio(p50[.scoreboarddWithoutStateFile]!, p50[.floor]!))
+    cells.append(
+      ratio(cpu[.scoreboardd]!, cpu[.floor]!) + ", "
+        + ratio(cpu[.scoreboarddWithoutStateFile]!, cpu[.floor]!))
+    text += "| " + cells.joined(separator: " | ") + " |\n"
+  }
+  return text
+}
