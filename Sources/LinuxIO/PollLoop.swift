@@ -47,18 +47,21 @@ public final class PollLoop {
   /// What `ppoll()` is given: one entry per watch, in order, kept from round to round.
   private var entries: [pollfd] = []
   private var entriesMatchWatches = false
-  /// The kernel timer that `runOnce(until:)` waits on, made at its first use; nil until
-  /// then, or when the kernel would not make one.
-  private var timer: FileDescriptor?
-  private var timerUnavailable = false
+  /// The kernel timer that `runOnce(until:)` waits on; nil when the kernel would not
+  /// make one.
+  private let timer: FileDescriptor?
   /// The instant the timer is armed for (nanoseconds on `CLOCK_MONOTONIC`); nil while
   /// it is disarmed.
   private var armedDeadline: Int64?
   /// How late the timer's wakeups have been: how early a wait on the instant wakes.
   private var wakeLatency = WakeLatency()
 
-  /// An empty loop.
-  public init() {}
+  /// An empty loop, with its timer (a timerfd, held from the start so that the loop's
+  /// descriptors do not change with its first deadline).
+  public init() {
+    let descriptor = SystemCall.timerCreate()
+    timer = descriptor >= 0 ? FileDescriptor(rawValue: descriptor) : nil
+  }
 
   deinit {
     if let timer {
@@ -149,7 +152,7 @@ public final class PollLoop {
     let wakeAt = deadline - margin
     var now = MonotonicClock.now()
     guard deadline > now else { return try runOnce(timeout: .zero) }
-    guard let timer = madeTimer() else {
+    guard let timer else {
       return try runOnce(timeout: .nanoseconds(deadline - now))
     }
     if wakeAt > now {
@@ -195,20 +198,6 @@ public final class PollLoop {
       pollfd(fd: $0.descriptor.rawValue, events: $0.events.rawValue, revents: 0)
     }
     entriesMatchWatches = true
-  }
-
-  /// The timer, made at the first call; nil when the kernel refuses one (then the loop
-  /// waits with `ppoll`'s timeout).
-  private func madeTimer() -> FileDescriptor? {
-    if let timer { return timer }
-    guard !timerUnavailable else { return nil }
-    let descriptor = SystemCall.timerCreate()
-    guard descriptor >= 0 else {
-      timerUnavailable = true
-      return nil
-    }
-    timer = FileDescriptor(rawValue: descriptor)
-    return timer
   }
 
   /// Disarms the timer, so that it neither fires nor stays readable while nothing is due.
