@@ -47,6 +47,20 @@ extension Scenarios {
         usleep(10_000)
         board.drain()
       }
+      if let web {
+        // Listening once a connection is taken (the control socket may come first).
+        while true {
+          if let probe = try? connectLoopback(port: web.port) {
+            close(probe)
+            break
+          }
+          guard MonotonicClock.now() < readyBy else {
+            throw BenchmarkError(description: "no web server\n\(board.log)")
+          }
+          usleep(10_000)
+          board.drain()
+        }
+      }
       try pool?.connect(pages)
       let watch = ClockWatch(board, clock: clock)
       try watch.start()
