@@ -59,22 +59,32 @@ final class MQTTLink {
   private var withdrawnDiscovery: HomeAssistantDiscovery?
   /// When the state document was last published for a running clock.
   private var lastRunningPublish: Instant?
-  /// When the retained state document was last published, and whether a change since
-  /// waits for `stateInterval` to pass.
-  private var lastStatePublish: Instant?
+  /// Whether a change waits for `publishCredit` to publish the state.
   private(set) var statePending = false
+  /// How much publishing the state may do at once, in time: it grows with the time
+  /// passing, up to `stateBurst`, and each publication spends `stateInterval`; counted
+  /// at `creditCountedAt`.
+  private var publishCredit = MQTTLink.stateBurst
+  private var creditCountedAt: Instant?
 
-  /// The retained state document goes out at most once in this interval: the first
-  /// change after a quiet spell at once, the rest of a burst (a flood of keys, a held
-  /// key repeating, a round of commands) together once the interval has passed since,
-  /// so that the broker always ends with the latest state and a burst costs the board
-  /// 50 publications a second at most.
+  /// The retained state document goes out at most 50 times a second, two at once:
+  /// changes 20 ms or more apart go out as they come, the rest of a burst (a flood of
+  /// keys, a held key repeating) together when the credit allows, so that the broker
+  /// always ends with the latest state and a burst costs the board 50 publications a
+  /// second at most.
   static let stateInterval: Duration = .milliseconds(20)
+  static let stateBurst: Duration = stateInterval * 2
 
-  /// When a change held back by the interval is due to go out; nil when none waits.
+  /// The credit at `now`.
+  private func credit(at now: Instant) -> Duration {
+    guard let creditCountedAt else { return Self.stateBurst }
+    return min(publishCredit + (now - creditCountedAt), Self.stateBurst)
+  }
+
+  /// When a change held back by the credit is due to go out; nil when none waits.
   var deadline: Instant? {
-    guard statePending, let lastStatePublish else { return nil }
-    return lastStatePublish + Self.stateInterval
+    guard statePending, let creditCountedAt else { return nil }
+    return creditCountedAt + (Self.stateInterval - publishCredit)
   }
 
   /// The link that `settings` describe, carrying out commands with `carryOut`; nothing
@@ -281,23 +291,23 @@ final class MQTTLink {
   }
 
   /// Publishes the changed board's state document (retained), if connected, at once or
-  /// once `stateInterval` has passed since the last (`publishIfDue`); a board that is
-  /// offline publishes it on connecting instead.
+  /// once the credit allows (`publishIfDue`); a board that is offline publishes it on
+  /// connecting instead.
   func publish(_ board: Scoreboard, at now: Instant) {
-    if let lastStatePublish, now < lastStatePublish + Self.stateInterval {
+    guard credit(at: now) >= Self.stateInterval else {
       statePending = isConnected
       return
     }
     publishState(board, at: now)
   }
 
-  /// Publishes the state held back by the interval once it is due (`deadline`).
+  /// Publishes the state held back by the credit once it is due (`deadline`).
   func publishIfDue(_ board: Scoreboard, at now: Instant) {
     guard let deadline, deadline <= now else { return }
     publishState(board, at: now)
   }
 
-  /// Publishes the state held back by the interval now: the daemon is stopping.
+  /// Publishes the state held back by the credit now: the daemon is stopping.
   func publishPending(_ board: Scoreboard, at now: Instant) {
     guard statePending else { return }
     publishState(board, at: now)
@@ -311,7 +321,8 @@ final class MQTTLink {
       of: board, at: now, wallClockMilliseconds: clock.wallClockMilliseconds())
     client.publish(topics.state, document, qos: settings.qos, retain: true)
     lastRunningPublish = now
-    lastStatePublish = now
+    publishCredit = max(credit(at: now) - Self.stateInterval, .zero)
+    creditCountedAt = now
   }
 
   /// While a clock runs, the state document again once a second, at QoS 0 and not
