@@ -574,41 +574,37 @@ final class Instance {
     return counters
   }
 
-  /// The scheduler's CPU time of every thread of the process, in nanoseconds.
-  var threadsCPUNanoseconds: Int64 {
-    guard let directory = opendir("/proc/\(pid)/task") else { return 0 }
+  /// The ids of the process's threads now (`/proc/PID/task`).
+  private var threadIDs: [String] {
+    guard let directory = opendir("/proc/\(pid)/task") else { return [] }
     defer { closedir(directory) }
-    var total: Int64 = 0
+    var names: [String] = []
     while let entry = readdir(directory) {
       let name = withUnsafePointer(to: &entry.pointee.d_name) {
         String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
       }
-      guard name.first?.isNumber == true,
-        let schedstat = try? readText("/proc/\(pid)/task/\(name)/schedstat")
-      else { continue }
-      total += Int64(schedstat.split(separator: " ").first ?? "0") ?? 0
+      if name.first?.isNumber == true {
+        names.append(name)
+      }
     }
-    return total
+    return names
+  }
+
+  /// The scheduler's CPU time of every thread of the process, in nanoseconds.
+  var threadsCPUNanoseconds: Int64 {
+    threadIDs.reduce(0) { total, thread in
+      let schedstat = (try? readText("/proc/\(pid)/task/\(thread)/schedstat")) ?? ""
+      return total + (Int64(schedstat.split(separator: " ").first ?? "0") ?? 0)
+    }
   }
 
   /// The voluntary context switches of every thread of the process.
   var threadsWakeups: Int {
-    guard let directory = opendir("/proc/\(pid)/task") else { return 0 }
-    defer { closedir(directory) }
-    var total = 0
-    while let entry = readdir(directory) {
-      let name = withUnsafePointer(to: &entry.pointee.d_name) {
-        String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-      }
-      guard name.first?.isNumber == true,
-        let status = try? readText("/proc/\(pid)/task/\(name)/status"),
-        let line = status.split(separator: "\n").first(where: {
-          $0.hasPrefix("voluntary_ctxt_switches:")
-        })
-      else { continue }
-      total += Int(line.filter(\.isNumber)) ?? 0
+    threadIDs.reduce(0) { total, thread in
+      let status = (try? readText("/proc/\(pid)/task/\(thread)/status")) ?? ""
+      let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+      return total + (line.flatMap { Int($0.filter(\.isNumber)) } ?? 0)
     }
-    return total
   }
 
   /// The next datagram on the notification socket, split into lines; nil at `deadline`.
