@@ -50,9 +50,9 @@ final class StateStore {
   static let longestRetryDelay = Duration.seconds(30)
   /// A change that nobody waits to hear is saved (a key, a clock running out) is
   /// written at most once in this interval, after the last write began: a burst of keys
-  /// costs the SD card and the CPU 20 writes a second, not one a key, and its latest
-  /// state is on the disk this long after its last key at most. A change with an answer
-  /// waiting (a control request, an MQTT command) is written at once.
+  /// costs the SD card and the CPU 20 writes a second, not one a key, and the writing of
+  /// its latest state begins this long after its last key at most. A change with an
+  /// answer waiting (a control request, an MQTT command) is written at once.
   static let unansweredInterval = Duration.milliseconds(50)
 
   /// The state file; nil when none is configured.
