@@ -35,9 +35,6 @@ public final class Daemon {
   private var control: ControlServer?
   /// The link to the venue's MQTT broker, when `[mqtt]` is configured.
   private var mqtt: MQTTLink?
-  /// A step of this round changed the board: its state goes to the broker at the end of
-  /// the round.
-  private var statePublishPending = false
   /// The board's web server; nil without `[web]`.
   private(set) var web: WebLink?
   /// When the board next changes by itself.
@@ -207,13 +204,7 @@ public final class Daemon {
       control?.broadcast(change.line)
       web?.broadcast(change.line)
     }
-    if let mqtt {
-      if statePublishPending {
-        statePublishPending = false
-        mqtt.publish(logic.board, at: now)
-      }
-      mqtt.publishIfDue(logic.board, at: now)
-    }
+    mqtt?.publishIfDue(logic.board, at: now)
     if let web, web.isDue(at: now) {
       web.serve(at: now)
     }
@@ -228,7 +219,7 @@ public final class Daemon {
       Self.earlier(Self.earlier(boardDeadline, devices.watch()), web?.deadline),
       Self.earlier(
         Self.earlier(Self.earlier(store.deadline, statusDeadline), reporter.nextWatchdogPing),
-        statePublishPending ? clock.now() : mqtt?.deadline))
+        mqtt?.deadline))
   }
 
   /// What `run` does once it is asked to stop: tells systemd, waits for the state file's
@@ -249,14 +240,8 @@ public final class Daemon {
   private func closeDevices() {
     guard !isShutDown else { return }
     isShutDown = true
-    if let mqtt {
-      if statePublishPending {
-        statePublishPending = false
-        mqtt.publish(logic.board, at: clock.now())
-      }
-      mqtt.publishPending(logic.board, at: clock.now())
-      mqtt.close()
-    }
+    mqtt?.publishPending(logic.board, at: clock.now())
+    mqtt?.close()
     web?.close()
     devices.close(finalFrames: logic.board.settled)
     control?.close()
@@ -379,7 +364,7 @@ public final class Daemon {
   /// - Parameter answered: Someone waits for the change to be saved (a control request);
   ///   a key's change may be written with the rest of its burst.
   private func publishAndSave(at now: Instant, answered: Bool) -> StateStore.Progress {
-    statePublishPending = mqtt != nil
+    mqtt?.noteChange()
     web?.publish(logic.board, at: now)
     let health = store.health
     let save = store.save(savedState, at: now, answered: answered)

@@ -59,6 +59,9 @@ final class MQTTLink {
   private var withdrawnDiscovery: HomeAssistantDiscovery?
   /// When the state document was last published for a running clock.
   private var lastRunningPublish: Instant?
+  /// A step of this round changed the board: `publishIfDue` publishes its state at the
+  /// round's end, once however many steps changed it.
+  private var changedThisRound = false
   /// Whether a change waits for `publishCredit` to publish the state.
   private(set) var statePending = false
   /// How much publishing the state may do at once, in time: it grows with the time
@@ -301,15 +304,27 @@ final class MQTTLink {
     publishState(board, at: now)
   }
 
-  /// Publishes the state held back by the credit once it is due (`deadline`).
-  func publishIfDue(_ board: Scoreboard, at now: Instant) {
-    guard let deadline, deadline <= now else { return }
-    publishState(board, at: now)
+  /// Notes that a step changed the board: its state goes out at the round's end.
+  func noteChange() {
+    changedThisRound = true
   }
 
-  /// Publishes the state held back by the credit now: the daemon is stopping.
+  /// At the round's end: publishes the state of a round that changed the board (at once
+  /// or once the credit allows), or the state held back by the credit once it is due
+  /// (`deadline`).
+  func publishIfDue(_ board: Scoreboard, at now: Instant) {
+    if changedThisRound {
+      changedThisRound = false
+      publish(board, at: now)
+    } else if let deadline, deadline <= now {
+      publishState(board, at: now)
+    }
+  }
+
+  /// Publishes a changed state not yet published now: the daemon is stopping.
   func publishPending(_ board: Scoreboard, at now: Instant) {
-    guard statePending else { return }
+    guard statePending || changedThisRound else { return }
+    changedThisRound = false
     publishState(board, at: now)
   }
 
