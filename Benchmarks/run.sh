@@ -3,11 +3,15 @@
 # C floor, runs the benchmarks and writes Benchmarks/results.md (also printed).
 #
 #   bash Benchmarks/run.sh [--quick] [--clock-only] [--mqtt-only] [--commands-only]
-#     [--web-only] [--clock-seconds N]
+#     [--web-only] [--long-run-only] [--in-play-only] [--publish-only] [--stages-only]
+#     [--clock-seconds N]
 #     --quick: short runs, to check the harness; --clock-only: the game clock runs alone;
 #     --mqtt-only: the MQTT scenario alone (needs mosquitto; skipped without it);
 #     --commands-only: its commands part alone (round trips, a flood, oversized messages);
 #     --web-only: the web scenario alone (pages on the event stream, a phone's commands);
+#     --long-run-only: keys in a row alone; --in-play-only: a board in play alone;
+#     --publish-only: the CPU of a published change alone; --stages-only: the stage times
+#     of the instrumented build alone (where a key's time goes inside scoreboardd);
 #     --clock-seconds: the length of each of the two game clock runs (600; 20 with --quick)
 #
 # SWIFT names the swift driver (default: swift). The virtual environment and the floor
@@ -24,7 +28,8 @@ results=Benchmarks/results.md
 web_only=no
 for argument in "$@"; do
   case "$argument" in
-    --quick | --clock-only | --mqtt-only | --commands-only | --latency-only) results=$(mktemp) ;;
+    --quick | --clock-only | --mqtt-only | --commands-only | --latency-only | --long-run-only | \
+      --in-play-only | --publish-only | --stages-only) results=$(mktemp) ;;
     --web-only)
       results=$(mktemp)
       web_only=yes
@@ -38,6 +43,14 @@ echo "bench: building scoreboardd and the benchmarks (release, static Swift runt
 "$swift" build "${release_flags[@]}" --product ScoreboardBenchmark
 "$swift" build "${release_flags[@]}" --product GPIOFrameBenchmark
 bin=$("$swift" build "${release_flags[@]}" --show-bin-path)
+# The build made for measuring where a key's time goes (stage times, -DSTAGE_TIMES), in a
+# build folder of its own outside the clone.
+stage_build=$cache/stage-build
+echo "bench: building the instrumented scoreboardd (-DSTAGE_TIMES) in $stage_build" >&2
+"$swift" build "${release_flags[@]}" -Xswiftc -DSTAGE_TIMES --scratch-path "$stage_build" \
+  --product scoreboardd
+instrumented=$("$swift" build "${release_flags[@]}" -Xswiftc -DSTAGE_TIMES \
+  --scratch-path "$stage_build" --show-bin-path)/scoreboardd
 
 mkdir -p "$cache"
 if ! "$venv/bin/python" -c 'import serial' 2>/dev/null; then
@@ -73,7 +86,7 @@ trap 'rm -f "$stripped" "$stripped.floor" "$report"' EXIT
   --scoreboardd-stripped-bytes "$(stat -c %s "$stripped")" \
   --floor-stripped-bytes "$(stat -c %s "$stripped.floor")" \
   --peer-bytes "$(stat -c %s Benchmarks/peers/scoreboard_peer.py)" \
-  --web-pages "$PWD/web" \
+  --web-pages "$PWD/web" --instrumented "$instrumented" \
   ${unit_priority:+--unit-priority "$unit_priority"} \
   "$@" >"$report"
 

@@ -9,7 +9,11 @@
 //                       [--scoreboardd-stripped-bytes N] [--floor-stripped-bytes N] [--quick]
 //                       [--latency-only] [--clock-only] [--mqtt-only] [--web-only]
 //                       [--clock-seconds N] [--unit-priority N] [--web-pages PATH]
+//                       [--instrumented PATH] [--stages-only]
 //
+// --instrumented names a scoreboardd built with -DSTAGE_TIMES: its stage times (where a
+// key's time goes inside the daemon) are measured and reported; --stages-only runs that
+// alone.
 // --latency-only runs the key-to-wire runs alone and prints their table: for working on
 // the daemon's path from a key to the wire. --clock-only runs the game clock scenario
 // alone; --clock-seconds sets its length (600 s, 20 s with --quick). --mqtt-only runs the
@@ -50,6 +54,7 @@ var clockOnly = false
 var mqttOnly = false
 var commandsOnly = false
 var webOnly = false
+var stagesOnly = false
 var argumentList = CommandLine.arguments.dropFirst()
 while let argument = argumentList.popFirst() {
   if argument == "--quick" {
@@ -70,6 +75,8 @@ while let argument = argumentList.popFirst() {
     commandsOnly = true
   } else if argument == "--web-only" {
     webOnly = true
+  } else if argument == "--stages-only" {
+    stagesOnly = true
   } else if argument.hasPrefix("--"), let value = argumentList.popFirst() {
     options[String(argument.dropFirst(2))] = value
   } else {
@@ -268,6 +275,27 @@ if longRunOnly {
   exit(0)
 }
 
+let stageRuns = quick ? 1 : 3
+let stageKeys = scenarios.count(2_000)
+let instrumented = options["instrumented"]
+/// The instrumented build's runs (StageTimes.swift); empty without `--instrumented`.
+func runStageTimes() throws -> [StageTimesRun] {
+  guard let instrumented else {
+    progress("stage times: skipped (no --instrumented build given)")
+    return []
+  }
+  return try (1...stageRuns).map { run in
+    progress(
+      "stage times, run \(run) of \(stageRuns) (the instrumented build alone, \(stageKeys) "
+        + "keys)")
+    return try scenarios.stageTimes(instrumented: instrumented, keys: stageKeys)
+  }
+}
+if stagesOnly {
+  print(stageTimesTable(try runStageTimes()), terminator: "")
+  exit(0)
+}
+
 /// How the key-to-wire runs hand out their keys: in blocks of 100 keys per subject, so
 /// that each has the machine to itself between its keys (the targets' figure), or key by
 /// key, so that each key finds the caches full of the other subjects' work.
@@ -308,6 +336,7 @@ for run in 1...latencyRuns {
 }
 
 let longRuns = try runLongRuns()
+let stageTimes = try runStageTimes()
 
 /// The key-to-wire table of one key order: each run's p50 and p99 of every subject, the
 /// ratios, and the CPU time each subject took per key (press and release).
@@ -583,6 +612,15 @@ line(
 line()
 report += longRunTable(longRuns)
 line()
+if !stageTimes.isEmpty {
+  line(
+    "Where a key press's time goes inside scoreboardd: the build made for it (`-DSTAGE_TIMES`), "
+      + "alone, \(stageKeys) keys in blocks as above; µs from the stage before, from `ppoll`'s "
+      + "return to its next call (Benchmarks/README.md):")
+  line()
+  report += stageTimesTable(stageTimes)
+  line()
+}
 
 line("## Figures")
 line()

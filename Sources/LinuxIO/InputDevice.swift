@@ -137,6 +137,9 @@ public final class InputDevice {
     let recordSize = InputEvent.recordSize
     let kept = partialCount
     let count: Int
+    #if STAGE_TIMES
+      StageTimes.mark(.readStarted)
+    #endif
     do {
       count = try buffer.withUnsafeMutableBytes { bytes in
         try fileDescriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[kept...]))
@@ -146,6 +149,9 @@ public final class InputDevice {
       error.path = path
       throw error
     }
+    #if STAGE_TIMES
+      StageTimes.mark(.readEnded)
+    #endif
     guard count > 0 else { return nil }
     let available = kept + count
     let wholeCount = available / recordSize

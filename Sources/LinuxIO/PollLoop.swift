@@ -118,11 +118,17 @@ public final class PollLoop {
     let polled = watches
     prepareEntries(polled)
     let count = polled.count
+    #if STAGE_TIMES
+      StageTimes.mark(.asleep)
+    #endif
     if var limit = Self.pollTimeout(timeout) {
       _ = try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, &limit) }
     } else {
       _ = try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, nil) }
     }
+    #if STAGE_TIMES
+      StageTimes.mark(.woke)
+    #endif
     return callHandlers(polled)
   }
 
@@ -166,9 +172,15 @@ public final class PollLoop {
       prepareEntries(polled)
       entries.append(pollfd(fd: timer.rawValue, events: Int16(POLLIN), revents: 0))
       let count = entries.count
+      #if STAGE_TIMES
+        StageTimes.mark(.asleep)
+      #endif
       let waited = Result {
         try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, nil) }
       }
+      #if STAGE_TIMES
+        StageTimes.mark(.woke)
+      #endif
       let timerFired = entries[count - 1].revents != 0
       entries.removeLast()
       _ = try waited.get()

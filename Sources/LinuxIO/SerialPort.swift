@@ -62,6 +62,12 @@ public final class SerialPort {
   ///   (the device went away) or `ENXIO`/`ENODEV`.
   public func write(_ bytes: UnsafeRawBufferPointer) throws -> Int {
     guard !bytes.isEmpty else { return 0 }
+    #if STAGE_TIMES
+      StageTimes.mark(.writeStarted)
+    #endif
+    #if STAGE_TIMES
+      defer { StageTimes.mark(.writeEnded) }
+    #endif
     do {
       return try retryOnInterrupt("write", path: path) {
         SystemCall.write(fileDescriptor.rawValue, bytes.baseAddress, bytes.count)

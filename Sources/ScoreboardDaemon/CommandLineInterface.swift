@@ -173,6 +173,9 @@ public enum CommandLineInterface {
           configuration: configuration, overrides: overrides, gpio: LibgpiodBackend(),
           logger: logger)
         try daemon.run(armingPairing: pair)
+        #if STAGE_TIMES
+          StageTimes.writeReport()
+        #endif
         return .success
       } catch {
         for line in error.message.split(separator: "\n") {

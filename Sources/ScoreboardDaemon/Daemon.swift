@@ -288,6 +288,9 @@ public final class Daemon {
   ) {
     let now = clock.now()
     let reaction = logic.step(input, at: now)
+    #if STAGE_TIMES
+      StageTimes.mark(.stepped)
+    #endif
     boardDeadline = reaction.nextDeadline
     if heldRound == nil {
       devices.show(logic.board, at: now)

@@ -169,6 +169,9 @@ final class Devices {
       if whole?.display != output.configuration.name {
         var frame = Renderer.frame(
           of: board, display: output.layout, at: now, withTexts: output.showsTexts)
+        #if STAGE_TIMES
+          StageTimes.mark(.rendered)
+        #endif
         switch staleDisplay {
         case .blank?: frame.isBlank = true
         case .dashes?: frame = Renderer.dashed(frame, of: board.spec, display: output.layout)
@@ -505,6 +508,9 @@ final class Devices {
     let events: [KeyEvent]
     do {
       events = try keypad.readEvents(at: clock.now())
+      #if STAGE_TIMES
+        StageTimes.mark(.decoded)
+      #endif
     } catch {
       let hungUp = keypad.terminalHungUp
       if hungUp {
