@@ -230,10 +230,7 @@ final class Devices {
     }
     for input in inputs where !input.isClosed {
       if let deadline = input.keypad.waitingFor.deadline, deadline <= now {
-        let events = input.keypad.service(at: now)
-        if !events.isEmpty {
-          onKeys(events)
-        }
+        deliver(input.keypad.service(at: now))
       }
     }
   }
@@ -531,9 +528,28 @@ final class Devices {
       }
       return
     }
-    if !events.isEmpty {
+    deliver(events)
+  }
+
+  /// Hands `events` to `onKeys`: the first step of them (`firstStep(of:)`), then the
+  /// rest.
+  private func deliver(_ events: [KeyEvent]) {
+    guard !events.isEmpty else { return }
+    let first = Self.firstStep(of: events)
+    guard first < events.count else {
       onKeys(events)
+      return
     }
+    onKeys(Array(events[..<first]))
+    onKeys(Array(events[first...]))
+  }
+
+  /// How many of the key events of one read the logic's first step takes: up to the
+  /// first press, when more comes behind it (its release, read with it), so that the
+  /// displays show the press before the rest is stepped; else all of them.
+  static func firstStep(of events: [KeyEvent]) -> Int {
+    guard let press = events.firstIndex(where: { $0.kind == .press }) else { return events.count }
+    return press + 1
   }
 
   /// Replaces the watch `current` with one for what `wait` names, when they differ; only
