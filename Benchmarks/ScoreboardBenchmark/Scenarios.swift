@@ -65,22 +65,10 @@ struct Scenarios {
           if number == warmUp {
             cpuBefore[index] = instance.counters.cpuNanoseconds
           }
-          let key: Key = number % 2 == 0 ? .homeUp : .homeDown
-          instance.drain()
-          let records = instance.expect(key)
-          let start = MonotonicClock.now()
-          guard instance.writeSome(records, from: 0) == records.count else {
-            throw BenchmarkError(description: "\(instance.subject): the keypad FIFO is full")
-          }
-          guard let arrival = instance.waitForByte(deadline: start + 2_000_000_000) else {
-            throw BenchmarkError(
-              description: "\(instance.subject): no answer to key \(number)\n\(instance.log)")
-          }
+          let (start, arrival) = try instance.timedKey(number)
           if number >= warmUp {
             samples[index].append(arrival - start)
           }
-          instance.drain()
-          instance.release(key)
           // A late answer moves the schedule on rather than bunching the keys after it.
           next = max(next + slot, MonotonicClock.now())
         }

@@ -50,23 +50,11 @@ extension Scenarios {
       if number == warmUp {
         cpuBefore = instance.counters.cpuNanoseconds
       }
-      let key: Key = number % 2 == 0 ? .homeUp : .homeDown
-      instance.drain()
-      let records = instance.expect(key)
-      let start = MonotonicClock.now()
-      guard instance.writeSome(records, from: 0) == records.count else {
-        throw BenchmarkError(description: "instrumented scoreboardd: the keypad FIFO is full")
-      }
-      guard let arrival = instance.waitForByte(deadline: start + 2_000_000_000) else {
-        throw BenchmarkError(
-          description: "instrumented scoreboardd: no answer to key \(number)\n\(instance.log)")
-      }
+      let (start, arrival) = try instance.timedKey(number)
       if number >= warmUp {
         samples.append(arrival - start)
         timed.append((start, arrival))
       }
-      instance.drain()
-      instance.release(key)
       next = max(next + Self.keyInterval, MonotonicClock.now())
     }
     let cpuAfter = instance.counters.cpuNanoseconds
