@@ -18,6 +18,8 @@
 #                  a Debian trixie arm64 virtual machine (Tests/ARM64/run.sh; needs root)
 #   make build   a release build of scoreboardd and scoreboardctl
 #   make bench   the benchmarks, which print their figures and write Benchmarks/results.md
+#                (with the stage times of a build made for them, -DSTAGE_TIMES, kept in
+#                ~/.cache/scoreboardd/stage-build)
 #   make fuzz    the libFuzzer targets (address sanitizer) of every parser of outside bytes,
 #                FUZZ_SECONDS each (default 30); a crash fails it (Tests/Fuzz/run.sh)
 #   make install    install the programs, the systemd unit and its MQTT drop-in, the
