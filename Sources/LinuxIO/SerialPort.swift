@@ -64,8 +64,6 @@ public final class SerialPort {
     guard !bytes.isEmpty else { return 0 }
     #if STAGE_TIMES
       StageTimes.mark(.writeStarted)
-    #endif
-    #if STAGE_TIMES
       defer { StageTimes.mark(.writeEnded) }
     #endif
     do {

@@ -48,7 +48,7 @@
       }
     }
 
-    /// The rounds kept: the latest, at most this many of each kind.
+    /// The rounds kept: the first this many of each kind (a run's keys fit many times).
     static let capacity = 8192
 
     nonisolated(unsafe) private static var marks = [Int64](
