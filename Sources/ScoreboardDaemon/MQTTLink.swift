@@ -59,11 +59,10 @@ final class MQTTLink {
   private var withdrawnDiscovery: HomeAssistantDiscovery?
   /// When the state document was last published for a running clock.
   private var lastRunningPublish: Instant?
-  /// A step of this round changed the board: `publishIfDue` publishes its state at the
-  /// round's end, once however many steps changed it.
-  private var changedThisRound = false
-  /// Whether a change waits for `publishCredit` to publish the state.
-  private(set) var statePending = false
+  /// Whether a change of the board waits to be published: at the round's end
+  /// (`publishIfDue`, once however many steps changed it), or once `publishCredit`
+  /// allows.
+  private var statePending = false
   /// How much publishing the state may do at once, in time: it grows with the time
   /// passing, up to `stateBurst`, and each publication spends `stateInterval`; counted
   /// at `creditCountedAt`.
@@ -297,34 +296,26 @@ final class MQTTLink {
   /// once the credit allows (`publishIfDue`); a board that is offline publishes it on
   /// connecting instead.
   func publish(_ board: Scoreboard, at now: Instant) {
-    guard credit(at: now) >= Self.stateInterval else {
-      statePending = isConnected
-      return
-    }
-    publishState(board, at: now)
+    noteChange()
+    publishIfDue(board, at: now)
   }
 
-  /// Notes that a step changed the board: its state goes out at the round's end.
+  /// Notes that a step changed the board: its state goes out at the round's end, or
+  /// once the credit allows; a board that is offline publishes it on connecting instead.
   func noteChange() {
-    changedThisRound = true
+    statePending = isConnected
   }
 
-  /// At the round's end: publishes the state of a round that changed the board (at once
-  /// or once the credit allows), or the state held back by the credit once it is due
-  /// (`deadline`).
+  /// At the round's end, and when `deadline` comes: publishes the changed state once the
+  /// credit allows.
   func publishIfDue(_ board: Scoreboard, at now: Instant) {
-    if changedThisRound {
-      changedThisRound = false
-      publish(board, at: now)
-    } else if let deadline, deadline <= now {
-      publishState(board, at: now)
-    }
+    guard statePending, credit(at: now) >= Self.stateInterval else { return }
+    publishState(board, at: now)
   }
 
   /// Publishes a changed state not yet published now: the daemon is stopping.
   func publishPending(_ board: Scoreboard, at now: Instant) {
-    guard statePending || changedThisRound else { return }
-    changedThisRound = false
+    guard statePending else { return }
     publishState(board, at: now)
   }
 
