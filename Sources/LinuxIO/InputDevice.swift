@@ -21,6 +21,9 @@ public final class InputDevice {
   private var buffer = [UInt8](repeating: 0, count: 65 * InputEvent.recordSize)
   /// How many bytes at the start of `buffer` begin a record the next read completes.
   private var partialCount = 0
+  /// The records of the latest read, as `readEvents()` returned them: the next read
+  /// uses their storage again once the caller has let go of them.
+  private var records: [InputEvent] = []
   private var isClosed = false
 
   /// The hint of a permission error on an input device.
@@ -156,17 +159,19 @@ public final class InputDevice {
     let available = kept + count
     let wholeCount = available / recordSize
     partialCount = available - wholeCount * recordSize
-    return buffer.withUnsafeMutableBytes { bytes in
-      let events = (0..<wholeCount).map {
-        InputEvent(record: UnsafeRawPointer(bytes.baseAddress! + $0 * recordSize))
+    records.removeAll(keepingCapacity: true)
+    buffer.withUnsafeMutableBytes { bytes in
+      for index in 0..<wholeCount {
+        records.append(
+          InputEvent(record: UnsafeRawPointer(bytes.baseAddress! + index * recordSize)))
       }
       // The start of a record the next read completes moves to the front.
       if partialCount > 0 {
         bytes.baseAddress!.copyMemory(
           from: bytes.baseAddress! + wholeCount * recordSize, byteCount: partialCount)
       }
-      return events
     }
+    return records
   }
 
   /// Closes the descriptor, which also ends a grab; calling it again does nothing.

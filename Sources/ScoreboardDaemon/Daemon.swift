@@ -293,9 +293,7 @@ public final class Daemon {
     #endif
     boardDeadline = reaction.nextDeadline
     if heldRound == nil {
-      devices.show(logic.board, at: now)
-      devices.sound(logic.board, at: now)
-      web?.showFrames(logic.board, at: now)
+      present(at: now)
     }
     for click in reaction.clicks {
       devices.click(refused: click.refused, at: now)
@@ -332,6 +330,16 @@ public final class Daemon {
     return (reaction.answer, reaction.changesState, save)
   }
 
+  /// Shows the board on the displays and the pages and sounds its horns.
+  private func present(at now: Instant) {
+    // One copy of the board for all of them: each `logic.board` read from this class
+    // copies the whole board, retaining every array in it.
+    let board = logic.board
+    devices.show(board, at: now)
+    devices.sound(board, at: now)
+    web?.showFrames(board, at: now)
+  }
+
   /// Runs `body`, whose steps show, publish and save only at its end, once: a round of
   /// MQTT commands costs one save, and its answers wait for it.
   ///
@@ -348,9 +356,7 @@ public final class Daemon {
     let round = heldRound ?? HeldRound()
     heldRound = nil
     let now = clock.now()
-    devices.show(logic.board, at: now)
-    devices.sound(logic.board, at: now)
-    web?.showFrames(logic.board, at: now)
+    present(at: now)
     let save =
       round.changesState ? publishAndSave(at: now, answered: true) : .done(unsavedReason: nil)
     for (line, source) in round.watcherLines {

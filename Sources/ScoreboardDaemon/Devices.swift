@@ -161,39 +161,50 @@ final class Devices {
   func show(_ board: Scoreboard, at now: Instant) {
     // The drivers of one display (the modules of an S7S chain) come one after the other
     // and share its frame.
-    var whole: (display: String, frame: Frame)?
+    var whole = Frame.blank(cellCount: 0)
+    var wholeDisplay: String?
     noticeTurnsShown = noticeTurns(at: now)
-    let noticeCells = notice.map { $0.pages[noticeTurnsShown % $0.pages.count] } ?? [:]
-    for index in outputs.indices {
-      let output = outputs[index]
-      if whole?.display != output.configuration.name {
-        var frame = Renderer.frame(
+    let noticePage = notice.map { $0.pages[noticeTurnsShown % $0.pages.count] }
+    for output in outputs {
+      if wholeDisplay != output.configuration.name {
+        wholeDisplay = output.configuration.name
+        whole = Renderer.frame(
           of: board, display: output.layout, at: now, withTexts: output.showsTexts)
         #if STAGE_TIMES
           StageTimes.mark(.rendered)
         #endif
         switch staleDisplay {
-        case .blank?: frame.isBlank = true
-        case .dashes?: frame = Renderer.dashed(frame, of: board.spec, display: output.layout)
+        case .blank?: whole.isBlank = true
+        case .dashes?: whole = Renderer.dashed(whole, of: board.spec, display: output.layout)
         case .keep?, nil: break
         }
-        if let cells = noticeCells[output.configuration.name] {
-          frame = Renderer.showing(cells, over: frame)
+        if let cells = noticePage?[output.configuration.name] {
+          whole = Renderer.showing(cells, over: whole)
         }
-        whole = (output.configuration.name, frame)
       }
-      let frame = whole!.frame.slice(output.cells)
-      guard frame != outputs[index].shown else { continue }
-      do {
-        try outputs[index].display.show(frame, at: now)
-        outputs[index].shown = frame
-      } catch {
-        logger.log(
-          .error, throttle: "display \(outputs[index].configuration.name)",
-          "display \(outputs[index].display.name): \(error)")
-        if outputs[index].display.terminalHungUp {
-          onTerminalHangUp()
-        }
+      // Compared where they are: a display showing the whole frame (most do) is given
+      // it without a copy being made first.
+      if output.cells == whole.cells.indices {
+        if let shown = output.shown, shown == whole { continue }
+        show(whole, on: output, at: now)
+      } else {
+        let frame = whole.slice(output.cells)
+        if let shown = output.shown, shown == frame { continue }
+        show(frame, on: output, at: now)
+      }
+    }
+  }
+
+  private func show(_ frame: Frame, on output: Output, at now: Instant) {
+    do {
+      try output.display.show(frame, at: now)
+      output.shown = frame
+    } catch {
+      logger.log(
+        .error, throttle: "display \(output.configuration.name)",
+        "display \(output.display.name): \(error)")
+      if output.display.terminalHungUp {
+        onTerminalHangUp()
       }
     }
   }

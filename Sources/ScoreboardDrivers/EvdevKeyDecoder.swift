@@ -26,10 +26,15 @@ struct EvdevKeyDecoder {
   /// carry the time they were read.
   let usesEventTimes: Bool
   let logger: Logger
-  /// The keys believed down, each with the key its press reported.
-  private var down: [UInt16: Key] = [:]
+  /// The keys believed down, each with the key its press reported, in the order
+  /// pressed: a few at most, so an array, which a press neither hashes nor allocates
+  /// for once it has held as many.
+  private var down: [(code: UInt16, key: Key)] = []
   /// Events were dropped: discard up to the next `SYN_REPORT`.
   private var isDiscarding = false
+  /// The key events of the latest `decode`: the next one uses their storage again once
+  /// the caller has let go of them.
+  private var keyEvents: [KeyEvent] = []
 
   /// A decoder for a device whose keys in `keysDown` are held now: their presses are not
   /// reported, their releases are.
@@ -49,7 +54,7 @@ struct EvdevKeyDecoder {
   mutating func decode(
     _ events: [InputEvent], readAt readTime: Instant, keysDown: () -> Set<UInt16>
   ) -> [KeyEvent] {
-    var keyEvents: [KeyEvent] = []
+    keyEvents.removeAll(keepingCapacity: true)
     for event in events {
       let time = usesEventTimes ? Instant(nanoseconds: event.timestamp) : readTime
       let isReport = event.type == .synchronization && event.code == InputEvent.report
@@ -81,18 +86,29 @@ struct EvdevKeyDecoder {
       }
       return nil
     }
-    let current = Key(name, shift: isShifted(code, keysDown: down.keys))
+    let held = down.firstIndex { $0.code == code }
     switch event.value {
     case 1:
-      down[code] = current
-      return KeyEvent(keypad: keypad, key: current, kind: .press, time: time)
+      let key = Key(name, shift: isShifted(code, keysDown: down.lazy.map(\.code)))
+      if let held {
+        down[held].key = key
+      } else {
+        down.append((code, key))
+      }
+      return KeyEvent(keypad: keypad, key: key, kind: .press, time: time)
     case 0:
-      let key = down.removeValue(forKey: code) ?? current
-      return KeyEvent(keypad: keypad, key: key, kind: .release, time: time)
+      guard let held else {
+        let key = Key(name, shift: isShifted(code, keysDown: down.lazy.map(\.code)))
+        return KeyEvent(keypad: keypad, key: key, kind: .release, time: time)
+      }
+      return KeyEvent(keypad: keypad, key: down.remove(at: held).key, kind: .release, time: time)
     case 2:
-      let key = down[code] ?? current
-      down[code] = key
-      return KeyEvent(keypad: keypad, key: key, kind: .autorepeat, time: time)
+      guard let held else {
+        let key = Key(name, shift: isShifted(code, keysDown: down.lazy.map(\.code)))
+        down.append((code, key))
+        return KeyEvent(keypad: keypad, key: key, kind: .autorepeat, time: time)
+      }
+      return KeyEvent(keypad: keypad, key: down[held].key, kind: .autorepeat, time: time)
     default:
       return nil
     }
@@ -105,13 +121,13 @@ struct EvdevKeyDecoder {
       !(ignoreNumLock && $0 == Self.numLock) && KeyCode(rawValue: $0).name != nil
     }
     var events: [KeyEvent] = []
-    for code in down.keys.sorted() where !reported.contains(code) {
-      events.append(KeyEvent(keypad: keypad, key: down[code]!, kind: .release, time: time))
-      down[code] = nil
+    for held in down.sorted(by: { $0.code < $1.code }) where !reported.contains(held.code) {
+      events.append(KeyEvent(keypad: keypad, key: held.key, kind: .release, time: time))
     }
-    for code in reported.sorted() where down[code] == nil {
+    down.removeAll { !reported.contains($0.code) }
+    for code in reported.sorted() where !down.contains(where: { $0.code == code }) {
       let key = Key(KeyCode(rawValue: code).name!, shift: isShifted(code, keysDown: reported))
-      down[code] = key
+      down.append((code, key))
       events.append(KeyEvent(keypad: keypad, key: key, kind: .press, time: time))
     }
     return events

@@ -27,8 +27,8 @@ public struct SparkFunSerial7Segment: SerialProtocol {
 
   /// What the module shows, as far as the encoder is concerned.
   private struct Shown: Equatable {
-    /// Segments A-G of each digit, bit 0 = A.
-    var digits: [UInt8]
+    /// Segments A-G of each digit, bit 0 = A: four of them, held in place.
+    var digits: SIMD4<UInt8>
     /// The `0x77` byte: bits 0-3 = DP of digits 1-4, bit 4 = colon (the apostrophe, bit 5,
     /// stays dark).
     var points: UInt8
@@ -56,8 +56,8 @@ public struct SparkFunSerial7Segment: SerialProtocol {
   public mutating func initialize(showing frame: Frame) -> [UInt8] {
     let target = Self.shown(for: frame, keepingBrightness: nil)
     var bytes = [Command.clear, Command.brightness, target.brightness]
-    for (digit, segments) in target.digits.enumerated() {
-      bytes += [Command.firstDigitSegments + UInt8(digit), segments]
+    for digit in target.digits.indices {
+      bytes += [Command.firstDigitSegments + UInt8(digit), target.digits[digit]]
     }
     bytes += [Command.points, target.points]
     shown = target
@@ -72,7 +72,7 @@ public struct SparkFunSerial7Segment: SerialProtocol {
     let target = Self.shown(for: frame, keepingBrightness: shown.brightness)
     // At most three commands of two bytes each besides the digits'.
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(2 * (target.digits.count + 2))
+    bytes.reserveCapacity(2 * (Self.digitCount + 2))
     if target.brightness != shown.brightness {
       bytes.append(Command.brightness)
       bytes.append(target.brightness)
@@ -95,17 +95,14 @@ public struct SparkFunSerial7Segment: SerialProtocol {
   {
     let brightness = moduleBrightness(frame.brightness)
     guard !frame.isBlank else {
-      return Shown(
-        digits: Array(repeating: 0, count: digitCount), points: 0,
-        brightness: currentBrightness ?? brightness)
+      return Shown(digits: .zero, points: 0, brightness: currentBrightness ?? brightness)
     }
-    var digits: [UInt8] = []
-    digits.reserveCapacity(digitCount)
+    var digits = SIMD4<UInt8>.zero
     let hasColon = frame.colons?.contains(colonCell) ?? false
     var points: UInt8 = hasColon ? colonBit : 0
     for digit in 0..<digitCount {
       let cell = digit < frame.cells.count ? frame.cells[digit] : .blank
-      digits.append(cell.withoutPoint.rawValue)
+      digits[digit] = cell.withoutPoint.rawValue
       if cell.contains(.dp), !(hasColon && digit == colonCell) {
         points |= 1 << digit
       }

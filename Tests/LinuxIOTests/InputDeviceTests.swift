@@ -30,6 +30,27 @@ import Testing
     device.close()
   }
 
+  /// The device uses the storage of its records again for the next read: records the
+  /// caller still holds stay as they were read.
+  @Test func recordsHeldByTheCallerStayAsReadAfterTheNextRead() throws {
+    let folder = try TemporaryFolder()
+    let path = try folder.makeFIFO("event3")
+    let device = try InputDevice(path: path, writable: false)
+    let writer = try FileDescriptor.open(path, .writeOnly)
+    defer { try? writer.close() }
+
+    try writer.writeAll(InputEvent.records([Self.press, Self.report]))
+    let first = try device.readEvents()
+    try writer.writeAll(InputEvent.records([Self.release]))
+    let second = try device.readEvents()
+    try writer.writeAll(InputEvent.records([Self.report, Self.press, Self.report]))
+    let third = try device.readEvents()
+
+    #expect(first == [Self.press, Self.report])
+    #expect(second == [Self.release])
+    #expect(third == [Self.report, Self.press, Self.report])
+  }
+
   @Test func recordSplitAcrossTwoWritesIsCompletedByTheNextRead() throws {
     let folder = try TemporaryFolder()
     let path = try folder.makeFIFO("event3")

@@ -73,6 +73,25 @@ import Testing
       ])
   }
 
+  /// Keys held together are released, in any order, under the names their presses
+  /// reported; a key pressed again while held is reported under its new name.
+  @Test func keysHeldTogetherAreReleasedUnderTheirPressedNames() throws {
+    let keypad = try keypad()
+    let held: [InputEvent] =
+      Self.key("KEY_KP1", 1) + Self.key("KEY_LEFTSHIFT", 1) + Self.key("KEY_KP2", 1)
+      + Self.key("KEY_KP1", 0) + Self.key("KEY_LEFTSHIFT", 0) + Self.key("KEY_KP2", 2)
+      + Self.key("KEY_KP3", 1) + Self.key("KEY_KP3", 1) + Self.key("KEY_KP2", 0)
+      + Self.key("KEY_KP3", 0) + Self.key("KEY_KP4", 0)
+    try folder.send(held, to: "event3")
+    let events = try keypad.readEvents(count: 11, at: .zero)
+    #expect(
+      Self.described(events) == [
+        "press KEY_KP1", "press KEY_LEFTSHIFT", "press shift+KEY_KP2", "release KEY_KP1",
+        "release KEY_LEFTSHIFT", "autorepeat shift+KEY_KP2", "press KEY_KP3", "press KEY_KP3",
+        "release shift+KEY_KP2", "release KEY_KP3", "release KEY_KP4",
+      ])
+  }
+
   @Test(arguments: [true, false])
   func numLockWrappingIsIgnored(ignoreNumLock: Bool) throws {
     let keypad = try keypad(ignoreNumLock: ignoreNumLock)
