@@ -20,6 +20,8 @@
 #   make bench   the benchmarks, which print their figures and write Benchmarks/results.md
 #                (with the stage times of a build made for them, -DSTAGE_TIMES, kept in
 #                ~/.cache/scoreboardd/stage-build)
+#   make key-path-order  the link order of the functions on a key's path, traced under gdb
+#                (scripts/key-path-order.py), for the release link
 #   make fuzz    the libFuzzer targets (address sanitizer) of every parser of outside bytes,
 #                FUZZ_SECONDS each (default 30); a crash fails it (Tests/Fuzz/run.sh)
 #   make install    install the programs, the systemd unit and its MQTT drop-in, the
@@ -71,6 +73,7 @@ EXAMPLES := $(wildcard Config/examples/*.conf Config/examples/*.acl)
 DOCS := $(wildcard docs/*.md)
 
 .PHONY: all deps toolchain build demo test test-gpiod2 test-trixie test-hil test-powercut bench fuzz test-web install-packages
+.PHONY: key-path-order
 .PHONY: deb test-arm64
 .PHONY: lint format clean
 .PHONY: check-man install uninstall
@@ -213,6 +216,16 @@ test-powercut: deps toolchain
 # runs of 10 minutes each. About 25 minutes plus the build.
 bench: deps toolchain
 	SWIFT="$(SWIFT)" bash Benchmarks/run.sh
+
+# The link order of the functions on a key's path (Sources/scoreboardd/key-path.order,
+# which the release link places together): the release daemon is followed instruction by
+# instruction under gdb through a key's rounds and a game clock's frames. Run it after a
+# change to that path, and commit the file. Needs gdb.
+key-path-order: deps toolchain
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product scoreboardd
+	python3 scripts/key-path-order.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/scoreboardd"
+	# SwiftPM does not know the link reads the file: the next build links again.
+	rm -f "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/scoreboardd"
 
 # Fuzzing: each parser of bytes from outside (evdev records, control requests and answers,
 # the configuration, the state file, serial and terminal bytes) gets FUZZ_SECONDS of

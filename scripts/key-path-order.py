@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Writes the link order of the functions on a key's path (make key-path-order).
+
+A key comes after the processor has been idle, so what it costs is mostly how much
+code it touches: each page of it is a miss in the TLB and the caches. This script runs
+the release scoreboardd with a FIFO keypad and two S7S displays on pseudo-terminals,
+lets it warm up, then follows it instruction by instruction under gdb
+(key-path-trace.py) through its rounds: a key's press and its release, a game clock
+started, and its frames in tenths. It writes the functions they ran, in the order they
+first ran, one symbol per line, to Sources/scoreboardd/key-path.order, which the release
+link (Package.swift) places together at the start of the program's code.
+
+    python3 scripts/key-path-order.py [BINARY]
+
+BINARY is a release scoreboardd (default: .build/release/scoreboardd). Needs gdb.
+"""
+
+import bisect
+import os
+import pty
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import tty
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUTPUT = os.path.join(ROOT, "Sources", "scoreboardd", "key-path.order")
+KEY_KPPLUS, KEY_KPMINUS, KEY_KPENTER = 78, 74, 96
+
+
+def pseudo_terminal():
+    """A raw, non-blocking pseudo-terminal: its master and the path of its slave."""
+    master, slave = pty.openpty()
+    tty.setraw(master)
+    os.set_blocking(master, False)
+    return master, slave, os.ttyname(slave)
+
+
+def configuration(keypad, scores_port, clock_port):
+    return f"""[scoreboard]
+state-file = none
+control-socket = none
+log-level = warning
+
+[display scores]
+driver = s7s
+port = {scores_port}
+baud = 1000000
+
+[display clock]
+driver = s7s
+port = {clock_port}
+baud = 1000000
+
+[field home]
+display = scores
+position = 1
+digits = 2
+
+[field away]
+display = scores
+position = 3
+digits = 2
+
+[field game]
+type = clock
+display = clock
+position = 1
+length = 20:00
+tenths-below = 20:00
+
+[keypad numpad]
+driver = evdev
+device = {keypad}
+grab = no
+keymap = numpad
+
+[keymap numpad]
+KEY_KPPLUS = add home +1
+KEY_KPMINUS = add home -1
+KEY_KPENTER = start-stop
+"""
+
+
+def key_records(code, value):
+    """An evdev key event and its SYN_REPORT, as the kernel writes them on 64-bit."""
+    now = time.monotonic()
+    seconds, micros = int(now), int((now % 1) * 1e6)
+    return struct.pack("qqHHi", seconds, micros, 1, code, value) + struct.pack(
+        "qqHHi", seconds, micros, 0, 0, 0
+    )
+
+
+def symbols(binary):
+    """The program's functions, sorted by address: (address, name)."""
+    listing = subprocess.run(
+        ["nm", "-n", "--defined-only", binary], capture_output=True, text=True, check=True
+    ).stdout
+    found = []
+    for line in listing.splitlines():
+        fields = line.split(maxsplit=2)
+        if len(fields) == 3 and fields[1] in "tTwW":
+            found.append((int(fields[0], 16), fields[2]))
+    return found
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/scoreboardd")
+    folder = tempfile.mkdtemp(prefix="key-path-order.")
+    keypad = os.path.join(folder, "keypad")
+    os.mkfifo(keypad)
+    scores, _, scores_port = pseudo_terminal()
+    clock, _, clock_port = pseudo_terminal()
+    config = os.path.join(folder, "scoreboard.ini")
+    with open(config, "w") as file:
+        file.write(configuration(keypad, scores_port, clock_port))
+    daemon = subprocess.Popen([binary, "--config", config])
+    writer = os.open(keypad, os.O_WRONLY)
+
+    def drain():
+        for master in (scores, clock):
+            try:
+                os.read(master, 4096)
+            except BlockingIOError:
+                pass
+
+    try:
+        # Warm up: whatever the runtime does once (metadata, lazy globals) is done before
+        # the trace, which follows the steady rounds.
+        time.sleep(0.5)
+        for index in range(200):
+            code = KEY_KPPLUS if index % 2 == 0 else KEY_KPMINUS
+            os.write(writer, key_records(code, 1))
+            time.sleep(0.002)
+            os.write(writer, key_records(code, 0))
+            time.sleep(0.002)
+            drain()
+        trace = os.path.join(folder, "trace")
+        environment = dict(os.environ, KEY_PATH_FIFO=keypad, KEY_PATH_TRACE=trace)
+        tracer = os.path.join(ROOT, "scripts", "key-path-trace.py")
+        # gdb's complaints about the debug information go to its stderr, shown only when
+        # the trace fails.
+        gdb = subprocess.run(
+            ["gdb", "-p", str(daemon.pid), "-batch", "-nx", "-ex", f"python exec(open({tracer!r}).read())"],
+            env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            timeout=900,
+        )
+        if gdb.returncode != 0 or not os.path.exists(trace):
+            sys.exit(f"key-path-order: gdb failed:\n{gdb.stderr[-4000:]}")
+        drain()
+        with open(trace) as file:
+            lines = file.read().split()
+    finally:
+        daemon.terminate()
+        daemon.wait()
+        os.close(writer)
+
+    # The first line is where the program's first mapping starts; then the addresses of
+    # the instructions, in the order they first ran.
+    base = int(lines[0], 16)
+    table = symbols(binary)
+    addresses = [address for address, _ in table]
+    order, seen = [], set()
+    for text in lines[1:]:
+        offset = int(text, 16) - base
+        index = bisect.bisect_right(addresses, offset) - 1
+        if index < 0 or offset >= addresses[-1] + (1 << 20):
+            continue
+        name = table[index][1]
+        if name not in seen:
+            seen.add(name)
+            order.append(name)
+    with open(OUTPUT, "w") as file:
+        file.write("\n".join(order) + "\n")
+    print(f"key-path-order: {len(order)} functions -> {os.path.relpath(OUTPUT, ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

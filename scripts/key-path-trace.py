@@ -1,0 +1,75 @@
+"""Runs inside gdb, attached to a warmed-up scoreboardd waiting in ppoll
+(key-path-order.py): follows its rounds one instruction at a time and writes the
+address of each instruction the first time it runs.
+
+Each round starts when ppoll returns and ends at the next ppoll. Before a round the
+script writes its key to the keypad FIFO (KEY_PATH_FIFO), or writes none and lets the
+game clock's next frame wake the loop. The trace (KEY_PATH_TRACE) holds the start of the
+program's first mapping, then the addresses in the order they first ran.
+"""
+
+import os
+import struct
+import time
+
+import gdb
+
+KEY_KPPLUS, KEY_KPENTER = 78, 96
+# A press and its release, the clock started (and the key let go), then its frames.
+ROUNDS = [(KEY_KPPLUS, 1), (KEY_KPPLUS, 0), (KEY_KPENTER, 1), (KEY_KPENTER, 0)] + [None] * 4
+POLL = ("__ppoll", "ppoll", "__GI_ppoll")
+
+
+def records(code, value):
+    now = time.monotonic()
+    seconds, micros = int(now), int((now % 1) * 1e6)
+    return struct.pack("qqHHi", seconds, micros, 1, code, value) + struct.pack(
+        "qqHHi", seconds, micros, 0, 0, 0
+    )
+
+
+def program_start():
+    """The start of the program's first mapping (its ELF header), from /proc."""
+    pid = gdb.selected_inferior().pid
+    executable = os.readlink(f"/proc/{pid}/exe")
+    with open(f"/proc/{pid}/maps") as maps:
+        for line in maps:
+            if line.rstrip().endswith(executable):
+                return int(line.split("-")[0], 16)
+    raise RuntimeError("the program's mapping was not found")
+
+
+def run():
+    gdb.execute("set pagination off")
+    gdb.execute("set confirm off")
+    writer = os.open(os.environ["KEY_PATH_FIFO"], os.O_WRONLY)
+    first_run = {}
+    for key in ROUNDS:
+        if key is not None:
+            os.write(writer, records(*key))
+        # Out of ppoll (the frame it is in, or the wrapper's) into the loop.
+        while (gdb.selected_frame().name() or "") in POLL:
+            gdb.execute("finish", to_string=True)
+        steps = 0
+        while steps < 1_000_000:
+            frame = gdb.selected_frame()
+            name = frame.name() or ""
+            if name in POLL:
+                break
+            first_run.setdefault(frame.pc(), len(first_run))
+            # The vDSO's clock read loops while its clock source changes under a
+            # single step: run it at full speed.
+            if "clock_gettime" in name:
+                gdb.execute("finish", to_string=True)
+            else:
+                gdb.execute("stepi", to_string=True)
+            steps += 1
+    os.close(writer)
+    with open(os.environ["KEY_PATH_TRACE"], "w") as out:
+        out.write("%x\n" % program_start())
+        for pc in first_run:
+            out.write("%x\n" % pc)
+    gdb.execute("detach")
+
+
+run()
