@@ -3,12 +3,14 @@
 # C floor, runs the benchmarks and writes Benchmarks/results.md (also printed).
 #
 #   bash Benchmarks/run.sh [--quick] [--clock-only] [--mqtt-only] [--commands-only]
-#     [--web-only] [--long-run-only] [--in-play-only] [--publish-only] [--stages-only]
-#     [--clock-seconds N]
+#     [--web-only] [--latency-only] [--long-run-only] [--in-play-only] [--publish-only]
+#     [--stages-only] [--clock-seconds N]
 #     --quick: short runs, to check the harness; --clock-only: the game clock runs alone;
 #     --mqtt-only: the MQTT scenario alone (needs mosquitto; skipped without it);
 #     --commands-only: its commands part alone (round trips, a flood, oversized messages);
 #     --web-only: the web scenario alone (pages on the event stream, a phone's commands);
+#     --latency-only: every key-to-wire run alone (in blocks, interleaved, in a row) and
+#     the stage times;
 #     --long-run-only: keys in a row alone; --in-play-only: a board in play alone;
 #     --publish-only: the CPU of a published change alone; --stages-only: the stage times
 #     of the instrumented build alone (where a key's time goes inside scoreboardd);
@@ -25,14 +27,17 @@ venv=$cache/bench-venv
 # A whole run writes its report here; a partial one (--quick, or one scenario alone)
 # only prints it, so that it never replaces the whole run's figures.
 results=Benchmarks/results.md
-web_only=no
+# The GPIO encoders (and the analysis of the whole run's figures) go with a whole run,
+# --quick and --clock-only (the GPIO benchmark has a game clock of its own); a scenario
+# run alone has nothing to do with them.
+gpio_encoders=yes
 for argument in "$@"; do
   case "$argument" in
-    --quick | --clock-only | --mqtt-only | --commands-only | --latency-only | --long-run-only | \
-      --in-play-only | --publish-only | --stages-only) results=$(mktemp) ;;
-    --web-only)
+    --quick | --clock-only) results=$(mktemp) ;;
+    --mqtt-only | --commands-only | --latency-only | --long-run-only | --in-play-only | \
+      --publish-only | --stages-only | --web-only)
       results=$(mktemp)
-      web_only=yes
+      gpio_encoders=no
       ;;
   esac
 done
@@ -105,9 +110,7 @@ trap 'rm -f "$stripped" "$stripped.floor" "$report"' EXIT
   fi
   echo
   cat "$report"
-  # The web scenario alone has nothing to do with the GPIO encoders, nor with the
-  # analysis of the whole run's figures.
-  if [ "$web_only" = no ]; then
+  if [ "$gpio_encoders" = yes ]; then
     echo
     echo "## GPIO encoders"
     echo

@@ -14,8 +14,9 @@
 // --instrumented names a scoreboardd built with -DSTAGE_TIMES: its stage times (where a
 // key's time goes inside the daemon) are measured and reported; --stages-only runs that
 // alone.
-// --latency-only runs the key-to-wire runs alone and prints their table: for working on
-// the daemon's path from a key to the wire. --clock-only runs the game clock scenario
+// --latency-only runs the key-to-wire runs alone (in blocks, interleaved, in a row, and the
+// stage times) and prints their tables: for working on the daemon's path from a key to
+// the wire. --clock-only runs the game clock scenario
 // alone; --clock-seconds sets its length (600 s, 20 s with --quick). --mqtt-only runs the
 // MQTT scenario alone (mirror latency, CPU per published change, keys while the broker
 // dies and comes back, command round trips, keys during a command flood, memory after
@@ -369,6 +370,8 @@ let stageTimes = try runStageTimes()
 
 if latencyOnly {
   print(keyToWireTables(), terminator: "")
+  print("\n" + longRunTable(longRuns), terminator: "")
+  print("\n" + stageTimesTable(stageTimes), terminator: "")
   exit(0)
 }
 
