@@ -28,6 +28,8 @@
 #                   configuration and the man pages (PREFIX=/usr/local, DESTDIR= for a
 #                   staging directory)
 #   make uninstall  remove them again, but for the configuration and the state
+#   make test-install  make install into a folder of its own, the installed programs run
+#                   and check every configuration, then make uninstall
 
 SWIFT ?= swift
 # Debian packages the build needs (system C libraries and their pkg-config files).
@@ -76,7 +78,7 @@ DOCS := $(wildcard docs/*.md)
 .PHONY: key-path-order
 .PHONY: deb test-arm64
 .PHONY: lint format clean
-.PHONY: check-man install uninstall
+.PHONY: check-man install uninstall test-install
 
 all: build
 
@@ -109,8 +111,12 @@ toolchain:
 # service cannot see (ProtectHome=yes), or be upgraded or removed.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
+# (A release folder built with other flags or another link order starts afresh:
+# scripts/release-folder.sh.)
 build: deps toolchain
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+	sh scripts/release-folder.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product scoreboardd
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product scoreboardctl
 
 # The demo keeps its scores and its control socket in a folder only its user may enter:
 # $XDG_RUNTIME_DIR/scoreboardd-demo, or /tmp/scoreboardd-demo-UID without a session.
@@ -222,6 +228,7 @@ bench: deps toolchain
 # instruction under gdb through a key's rounds and a game clock's frames. Run it after a
 # change to that path, and commit the file. Needs gdb.
 key-path-order: deps toolchain
+	sh scripts/release-folder.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product scoreboardd
 	python3 scripts/key-path-order.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/scoreboardd"
 	# SwiftPM does not know the link reads the file: the next build links again.
@@ -301,6 +308,26 @@ install: $(RELEASE_PROGRAMS)
 	echo "  - with [mqtt] configured, give the service the network (TCP and DNS only):"; \
 	echo "      sudo mkdir -p /etc/systemd/system/scoreboardd.service.d"; \
 	echo "      sudo ln -sf $(DATADIR)/scoreboardd/mqtt-network.conf /etc/systemd/system/scoreboardd.service.d/"
+
+# The README's install from source, staged in a folder of its own: make install (which
+# runs make build), then the installed programs run and accept the installed
+# configuration and every example; make uninstall then leaves only the configuration.
+test-install: deps toolchain
+	@stage=$$(mktemp -d) && trap 'rm -rf "$$stage"' EXIT && set -e && \
+	$(MAKE) --no-print-directory install DESTDIR="$$stage" >/dev/null && \
+	"$$stage$(SBINDIR)/scoreboardd" --version | head -1 && \
+	"$$stage$(BINDIR)/scoreboardctl" --version && \
+	for conf in "$$stage$(SYSCONFDIR)/scoreboardd/scoreboardd.conf" \
+	  "$$stage$(DOCDIR)"/examples/*.conf; do \
+	  "$$stage$(SBINDIR)/scoreboardd" --check-config "$$conf" >/dev/null \
+	    || { echo "test-install: the installed scoreboardd refuses $${conf#$$stage}"; exit 1; }; \
+	done && \
+	$(MAKE) --no-print-directory uninstall DESTDIR="$$stage" >/dev/null && \
+	left=$$(cd "$$stage" && find . -type f | sort) && \
+	if [ "$$left" != ".$(SYSCONFDIR)/scoreboardd/scoreboardd.conf" ]; then \
+	  echo "test-install: make uninstall left:"; echo "$$left"; exit 1; \
+	fi && \
+	echo "test-install: installed, run, checked every configuration and uninstalled"
 
 # Removes what install put there, except the configuration in $(SYSCONFDIR)/scoreboardd,
 # the state in /var/lib/scoreboardd and the user and groups (files may still be

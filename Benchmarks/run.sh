@@ -42,17 +42,9 @@ for argument in "$@"; do
   esac
 done
 release_flags=(-c release --static-swift-stdlib -Xswiftc -warnings-as-errors)
-# SwiftPM compiles nothing again when only the flags of Package.swift change, nor links
-# again when only the link order of the key's path changes: a release build folder made
-# with other ones starts afresh, so that the figures are those of the build as it is.
-start_afresh_if_changed() { # FOLDER
-  local inputs
-  inputs=$(cat Package.swift Sources/scoreboardd/key-path.order | sha256sum)
-  [ "$(cat "$1/inputs.sha256" 2>/dev/null)" = "$inputs" ] || rm -rf "$1"
-  mkdir -p "$1"
-  echo "$inputs" >"$1/inputs.sha256"
-}
-start_afresh_if_changed "$("$swift" build "${release_flags[@]}" --show-bin-path)"
+# A release build folder made with other flags or another link order starts afresh, so
+# that the figures are those of the build as it is (scripts/release-folder.sh).
+sh scripts/release-folder.sh "$("$swift" build "${release_flags[@]}" --show-bin-path)"
 
 echo "bench: building scoreboardd and the benchmarks (release, static Swift runtime)" >&2
 "$swift" build "${release_flags[@]}" --product scoreboardd
@@ -62,7 +54,7 @@ bin=$("$swift" build "${release_flags[@]}" --show-bin-path)
 # The build made for measuring where a key's time goes (stage times, -DSTAGE_TIMES), in a
 # build folder of its own outside the clone.
 stage_build=$cache/stage-build
-start_afresh_if_changed "$stage_build"
+sh scripts/release-folder.sh "$stage_build"
 echo "bench: building the instrumented scoreboardd (-DSTAGE_TIMES) in $stage_build" >&2
 "$swift" build "${release_flags[@]}" -Xswiftc -DSTAGE_TIMES --scratch-path "$stage_build" \
   --product scoreboardd

@@ -19,16 +19,16 @@ import bisect
 import os
 import pty
 import re
-import struct
 import subprocess
 import sys
 import tempfile
 import time
 import tty
 
+from evdev_keys import KEY_KPMINUS, KEY_KPPLUS, key_records
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT = os.path.join(ROOT, "Sources", "scoreboardd", "key-path.order")
-KEY_KPPLUS, KEY_KPMINUS, KEY_KPENTER = 78, 74, 96
 
 
 def pseudo_terminal():
@@ -85,15 +85,6 @@ KEY_KPENTER = start-stop
 """
 
 
-def key_records(code, value):
-    """An evdev key event and its SYN_REPORT, as the kernel writes them on 64-bit."""
-    now = time.monotonic()
-    seconds, micros = int(now), int((now % 1) * 1e6)
-    return struct.pack("qqHHi", seconds, micros, 1, code, value) + struct.pack(
-        "qqHHi", seconds, micros, 0, 0, 0
-    )
-
-
 def symbols(binary):
     """The program's functions, sorted by address: (address, name)."""
     listing = subprocess.run(
@@ -144,7 +135,9 @@ def main():
         # gdb's complaints about the debug information go to its stderr, shown only when
         # the trace fails.
         gdb = subprocess.run(
-            ["gdb", "-p", str(daemon.pid), "-batch", "-nx", "-ex", f"python exec(open({tracer!r}).read())"],
+            ["gdb", "-p", str(daemon.pid), "-batch", "-nx",
+             "-ex", f"python import sys; sys.path.insert(0, {os.path.dirname(tracer)!r})",
+             "-ex", f"python exec(open({tracer!r}).read())"],
             env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             timeout=900,
         )

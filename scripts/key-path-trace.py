@@ -5,27 +5,18 @@ address of each instruction the first time it runs.
 Each round starts when ppoll returns and ends at the next ppoll. Before a round the
 script writes its key to the keypad FIFO (KEY_PATH_FIFO), or writes none and lets the
 game clock's next frame wake the loop. The trace (KEY_PATH_TRACE) holds the start of the
-program's first mapping, then the addresses in the order they first ran.
+program's first mapping, then the addresses in the order they first ran. The folder of
+the scripts is on sys.path (evdev_keys).
 """
 
 import os
-import struct
-import time
 
 import gdb
+from evdev_keys import KEY_KPENTER, KEY_KPPLUS, key_records
 
-KEY_KPPLUS, KEY_KPENTER = 78, 96
 # A press and its release, the clock started (and the key let go), then its frames.
 ROUNDS = [(KEY_KPPLUS, 1), (KEY_KPPLUS, 0), (KEY_KPENTER, 1), (KEY_KPENTER, 0)] + [None] * 4
 POLL = ("__ppoll", "ppoll", "__GI_ppoll")
-
-
-def records(code, value):
-    now = time.monotonic()
-    seconds, micros = int(now), int((now % 1) * 1e6)
-    return struct.pack("qqHHi", seconds, micros, 1, code, value) + struct.pack(
-        "qqHHi", seconds, micros, 0, 0, 0
-    )
 
 
 def program_start():
@@ -46,7 +37,7 @@ def run():
     first_run = {}
     for key in ROUNDS:
         if key is not None:
-            os.write(writer, records(*key))
+            os.write(writer, key_records(*key))
         # Out of ppoll (the frame it is in, or the wrapper's) into the loop.
         while (gdb.selected_frame().name() or "") in POLL:
             gdb.execute("finish", to_string=True)

@@ -87,9 +87,12 @@ struct EvdevKeyDecoder {
       return nil
     }
     let held = down.firstIndex { $0.code == code }
+    // The key as it reads with the keys down now: the one a press (or an event of a key
+    // not known to be down) reports.
+    func keyNow() -> Key { Key(name, shift: isShifted(code, keysDown: down.lazy.map(\.code))) }
     switch event.value {
     case 1:
-      let key = Key(name, shift: isShifted(code, keysDown: down.lazy.map(\.code)))
+      let key = keyNow()
       if let held {
         down[held].key = key
       } else {
@@ -98,13 +101,12 @@ struct EvdevKeyDecoder {
       return KeyEvent(keypad: keypad, key: key, kind: .press, time: time)
     case 0:
       guard let held else {
-        let key = Key(name, shift: isShifted(code, keysDown: down.lazy.map(\.code)))
-        return KeyEvent(keypad: keypad, key: key, kind: .release, time: time)
+        return KeyEvent(keypad: keypad, key: keyNow(), kind: .release, time: time)
       }
       return KeyEvent(keypad: keypad, key: down.remove(at: held).key, kind: .release, time: time)
     case 2:
       guard let held else {
-        let key = Key(name, shift: isShifted(code, keysDown: down.lazy.map(\.code)))
+        let key = keyNow()
         down.append((code, key))
         return KeyEvent(keypad: keypad, key: key, kind: .autorepeat, time: time)
       }
