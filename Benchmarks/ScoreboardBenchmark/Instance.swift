@@ -408,11 +408,13 @@ final class Instance {
   /// Presses key `number` of a key-to-wire run (home +1 and -1 in turn) and times its
   /// answer: the instant just before the `write` of the press (its record and its
   /// SYN_REPORT) and the return of the `poll` that finds the first byte of the answer on
-  /// the display's master side. Then it reads the answer and writes the release, untimed.
-  func timedKey(_ number: Int) throws -> (start: Int64, arrival: Int64) {
+  /// the display's master side, and whether the harness was on another processor then
+  /// than before the write. Then it reads the answer and writes the release, untimed.
+  func timedKey(_ number: Int) throws -> TimedKey {
     let key: Key = number % 2 == 0 ? .homeUp : .homeDown
     drain()
     let records = expect(key)
+    let processor = Processor.current()
     let start = MonotonicClock.now()
     guard writeSome(records, from: 0) == records.count else {
       throw BenchmarkError(description: "\(subject): the keypad FIFO is full")
@@ -420,9 +422,10 @@ final class Instance {
     guard let arrival = waitForByte(deadline: start + 2_000_000_000) else {
       throw BenchmarkError(description: "\(subject): no answer to key \(number)\n\(log)")
     }
+    let crossed = Processor.current() != processor
     drain()
     release(key)
-    return (start, arrival)
+    return TimedKey(start: start, arrival: arrival, crossedProcessors: crossed)
   }
 
   /// Presses `key`: writes its press records into the keypad.

@@ -3,9 +3,25 @@ import LinuxIO
 
 /// The benchmarks proper: each drives one or more subjects and returns raw samples.
 /// One subject's figures from one key-to-wire run.
+/// One timed key of a key-to-wire run (`Instance.timedKey`).
+struct TimedKey {
+  /// Just before the `write` of the press, monotonic nanoseconds.
+  var start: Int64
+  /// The return of the `poll` that found the first byte of the answer.
+  var arrival: Int64
+  /// The harness found the answer on another processor than the one it wrote the key
+  /// from: on this shared machine, the pseudo-terminal's worker (`flush_to_ldisc`) was
+  /// woken on the other, idle processor, and the harness followed it there. Such a key
+  /// pays two wakeups of an idle processor that a program answering on the same one does
+  /// not, whatever the program.
+  var crossedProcessors: Bool
+}
+
 struct KeyToWireRun {
   /// Nanoseconds from each key's write to the first byte of its answer.
   var samples: [Int64]
+  /// The samples of the keys answered on the harness's own processor.
+  var sameProcessorSamples: [Int64]
   /// Nanoseconds of CPU time (`/proc/PID/schedstat`) per timed key, its release included.
   var cpuPerKey: Double
 }
@@ -49,8 +65,10 @@ struct Scenarios {
       try instance.waitUntilReady()
     }
     var samples = instances.map { _ in [Int64]() }
+    var sameProcessorSamples = samples
     for index in samples.indices {
       samples[index].reserveCapacity(keys)
+      sameProcessorSamples[index].reserveCapacity(keys)
     }
     let slot = block == 1 ? Self.keyInterval / Int64(instances.count) : Self.keyInterval
     var next = MonotonicClock.now() + Self.keyInterval
@@ -65,9 +83,12 @@ struct Scenarios {
           if number == warmUp {
             cpuBefore[index] = instance.counters.cpuNanoseconds
           }
-          let (start, arrival) = try instance.timedKey(number)
+          let key = try instance.timedKey(number)
           if number >= warmUp {
-            samples[index].append(arrival - start)
+            samples[index].append(key.arrival - key.start)
+            if !key.crossedProcessors {
+              sameProcessorSamples[index].append(key.arrival - key.start)
+            }
           }
           // A late answer moves the schedule on rather than bunching the keys after it.
           next = max(next + slot, MonotonicClock.now())
@@ -80,7 +101,7 @@ struct Scenarios {
       try instance.waitUntilSettled()
       instance.stop()
       result[instance.subject] = KeyToWireRun(
-        samples: samples[index],
+        samples: samples[index], sameProcessorSamples: sameProcessorSamples[index],
         cpuPerKey: Double(cpuAfter[index] - cpuBefore[index]) / Double(keys))
     }
     return result

@@ -50,10 +50,10 @@ extension Scenarios {
       if number == warmUp {
         cpuBefore = instance.counters.cpuNanoseconds
       }
-      let (start, arrival) = try instance.timedKey(number)
+      let key = try instance.timedKey(number)
       if number >= warmUp {
-        samples.append(arrival - start)
-        timed.append((start, arrival))
+        samples.append(key.arrival - key.start)
+        timed.append((key.start, key.arrival))
       }
       next = max(next + Self.keyInterval, MonotonicClock.now())
     }

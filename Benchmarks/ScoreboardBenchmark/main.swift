@@ -314,6 +314,10 @@ struct LatencyFigures {
   var p99: [Double] = []
   var max: [Double] = []
   var cpu: [Double] = []
+  /// The p50 of the keys answered on the harness's own processor.
+  var sameProcessorP50: [Double] = []
+  /// The percentage of keys whose answer reached the harness on the other processor.
+  var crossedPercent: [Double] = []
 }
 
 let latencyRuns = quick ? 2 : 5
@@ -331,6 +335,10 @@ for run in 1...latencyRuns {
       entry.p99.append(Double(percentile(samples, 0.99)) / 1000)
       entry.max.append(Double(samples.last ?? 0) / 1000)
       entry.cpu.append(figures.cpuPerKey / 1000)
+      entry.sameProcessorP50.append(
+        Double(percentile(figures.sameProcessorSamples.sorted(), 0.5)) / 1000)
+      entry.crossedPercent.append(
+        100 * Double(samples.count - figures.sameProcessorSamples.count) / Double(samples.count))
       latency[order, default: [:]][subject] = entry
     }
   }
@@ -340,21 +348,29 @@ let longRuns = try runLongRuns()
 let stageTimes = try runStageTimes()
 
 /// The key-to-wire table of one key order: each run's p50 and p99 of every subject, the
-/// ratios, and the CPU time each subject took per key (press and release).
+/// ratios, the CPU time each subject took per key (press and release), the share of keys
+/// answered through the other processor, and the p50 of the others.
 @MainActor func keyToWireTable(_ order: KeyOrder) -> String {
   let figures = latency[order]!
   var text = "| run | scoreboardd p50 / p99 | peer p50 / p99 | floor p50 / p99 "
   text += "| scoreboardd / peer (p50) | scoreboardd / floor (p50) | scoreboardd / floor (p99) "
-  text += "| CPU per key: scoreboardd / peer / floor |\n"
-  text += "| --- | --- | --- | --- | --- | --- | --- | --- |\n"
+  text += "| CPU per key: scoreboardd / peer / floor "
+  text += "| through the other processor, %: scoreboardd / peer / floor "
+  text += "| on one processor, p50: scoreboardd / floor |\n"
+  text += "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
   for run in 0..<latencyRuns {
     let p50 = Subject.allCases.map { figures[$0]!.p50[run] }
     let p99 = Subject.allCases.map { figures[$0]!.p99[run] }
     let cpu = Subject.allCases.map { format(figures[$0]!.cpu[run]) }
+    let crossed = Subject.allCases.map { format(figures[$0]!.crossedPercent[run], 0) }
+    let sameP50 = [
+      figures[.scoreboardd]!.sameProcessorP50[run], figures[.floor]!.sameProcessorP50[run],
+    ]
     let cells =
       ["\(run + 1)"] + (0..<3).map { "\(format(p50[$0])) / \(format(p99[$0]))" }
       + [ratio(p50[0], p50[1]), ratio(p50[0], p50[2]), ratio(p99[0], p99[2])]
-      + [cpu.joined(separator: " / ")]
+      + [cpu.joined(separator: " / "), crossed.joined(separator: " / ")]
+      + ["\(format(sameP50[0])) / \(format(sameP50[1])) (\(ratio(sameP50[0], sameP50[1])))"]
     text += "| " + cells.joined(separator: " | ") + " |\n"
   }
   return text
@@ -436,6 +452,10 @@ let latencyMax = Subject.allCases.map { Spread(values: latency[.blocks]![$0]!.ma
 let interleavedP50 = Subject.allCases.map { Spread(values: latency[.interleaved]![$0]!.p50) }
 let latencyCPU = Subject.allCases.map { Spread(values: latency[.blocks]![$0]!.cpu) }
 let interleavedCPU = Subject.allCases.map { Spread(values: latency[.interleaved]![$0]!.cpu) }
+let sameProcessorP50 = Subject.allCases.map {
+  Spread(values: latency[.blocks]![$0]!.sameProcessorP50)
+}
+let crossedPercent = Subject.allCases.map { Spread(values: latency[.blocks]![$0]!.crossedPercent) }
 let stale = Subject.allCases.map { Spread(values: staleness[$0]!) }
 let idleWakeups = Subject.allCases.map { Spread(values: idle.wakeupsPerSecond[$0]!) }
 let cpuPerKey = Subject.allCases.map { subject in
@@ -640,6 +660,12 @@ comparisonRow(
   "key-to-wire p50, µs (\(latencyRuns) runs of \(latencyKeys) keys each, in blocks)",
   latencyP50)
 comparisonRow("key-to-wire p99, µs", latencyP99)
+comparisonRow(
+  "keys in blocks answered through the other processor (the pseudo-terminal's worker "
+    + "woken there), %", crossedPercent, digits: 0)
+comparisonRow(
+  "key-to-wire p50 of the keys in blocks answered on the harness's processor, µs",
+  sameProcessorP50)
 comparisonRow("key-to-wire max, µs", latencyMax)
 comparisonRow("CPU per key (press and release) at a key every 2 ms, µs", latencyCPU)
 comparisonRow("key-to-wire p50, µs, keys interleaved key by key", interleavedP50)

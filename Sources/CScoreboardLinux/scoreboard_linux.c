@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@ const char *sbl_error_message(int error_number, char *buffer, size_t size) {
 }
 
 int sbl_pipe(int descriptors[2]) { return pipe2(descriptors, O_CLOEXEC); }
+
+int sbl_current_processor(void) { return sched_getcpu(); }
 
 int sbl_ppoll(struct pollfd *entries, size_t count, const struct timespec *timeout) {
   return ppoll(entries, (nfds_t)count, timeout, NULL);

@@ -18,6 +18,9 @@ const char *sbl_error_message(int error_number, char *buffer, size_t size);
 /// pipe2(descriptors, O_CLOEXEC): descriptors[0] is the read end, [1] the write end.
 int sbl_pipe(int descriptors[2]);
 
+/// sched_getcpu(): the processor the calling thread runs on. Returns its number.
+int sbl_current_processor(void);
+
 /// Names the calling thread `name` (at most 15 bytes: what `top -H` and
 /// /proc/PID/task/TID/comm show) and makes it alone `increment` steps nicer (setpriority
 /// with its thread id), so that the thread that serves keys and displays comes first.
