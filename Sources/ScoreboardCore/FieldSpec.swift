@@ -146,7 +146,7 @@ public struct NumberFormat: Hashable, Sendable {
     /// The cell's segments.
     public var segments: Segments {
       switch self {
-      case .zero: SegmentFont.segments(for: "0")!
+      case .zero: SegmentFont.digit(0)
       case .blank: .blank
       case .dash: .g
       }

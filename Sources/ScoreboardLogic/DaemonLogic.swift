@@ -18,7 +18,12 @@ public struct DaemonLogic {
   public private(set) var board: Scoreboard
   /// The keypads and their keymaps, in configuration order: `press` without a keypad
   /// name uses the first.
-  public private(set) var keymaps: [(keypad: String, keymap: Keymap)]
+  public private(set) var keymaps: [(keypad: String, keymap: Keymap)] {
+    didSet { keypadSources = Self.sources(of: keymaps) }
+  }
+  /// What each keypad's changes are recorded as coming from (`keypad NAME`), in the order
+  /// of `keymaps`: made once, not on every key.
+  private var keypadSources: [String]
   /// The time of the latest input, or of the latest step in which time passing changed
   /// something: no later input takes effect before it.
   public private(set) var time: Instant = .zero
@@ -86,6 +91,11 @@ public struct DaemonLogic {
   public init(board: Scoreboard, keymaps: [(keypad: String, keymap: Keymap)]) {
     self.board = board
     self.keymaps = keymaps
+    keypadSources = Self.sources(of: keymaps)
+  }
+
+  private static func sources(of keymaps: [(keypad: String, keymap: Keymap)]) -> [String] {
+    keymaps.map { "keypad " + $0.keypad }
   }
 
   /// Carries out `input` at `now` and reports what happened.
@@ -207,14 +217,16 @@ public struct DaemonLogic {
   }
 
   private mutating func press(_ event: KeyEvent, at now: Instant, into reaction: inout Reaction) {
-    let keymap = keymaps.first(where: { $0.keypad == event.keypad })?.keymap
-    if event.kind == .release, case .horn(let name)? = keymap?.bindings[event.key] {
+    let index = keymaps.firstIndex { $0.keypad == event.keypad }
+    if let index, event.kind == .release,
+      case .horn(let name)? = keymaps[index].keymap.bindings[event.key]
+    {
       let time = advanceTime(to: event.time, now: now)
       passTime(to: time, into: &reaction)
-      record(board.releaseHorn(name, at: time), source: "keypad " + event.keypad, into: &reaction)
+      record(board.releaseHorn(name, at: time), source: keypadSources[index], into: &reaction)
       return
     }
-    guard let keymap, let action = keymap.action(for: event) else {
+    guard let index, let action = keymaps[index].keymap.action(for: event) else {
       if notesKeys, event.kind == .press {
         reaction.keyNotes.append(KeyNote(event: event, action: nil))
       }
@@ -226,7 +238,7 @@ public struct DaemonLogic {
     let time = advanceTime(to: event.time, now: now)
     passTime(to: time, into: &reaction)
     let eventsBefore = reaction.events.count
-    let error = perform(action, at: time, source: "keypad " + event.keypad, into: &reaction)
+    let error = perform(action, at: time, source: keypadSources[index], into: &reaction)
     let events = reaction.events[eventsBefore...]
     let refused =
       error != nil || events.contains { if case .refused = $0.event { true } else { false } }

@@ -147,4 +147,21 @@ import Testing
     #expect(logic.board.text(of: "home") == "9")
     #expect(logic.keymaps.isEmpty)
   }
+
+  @Test func afterReconfiguringKeysComeFromTheirNewKeypads() {
+    var logic = Self.logic()
+    _ = logic.reconfigure(
+      Self.spec(), keymaps: [("buttons", Self.keymap), ("numpad", Self.keymap)])
+    for keypad in ["numpad", "buttons"] {
+      let key = KeyEvent(
+        keypad: keypad, key: Key("KEY_KPPLUS"), kind: .press, time: .milliseconds(10))
+      let reaction = logic.step(.keys([key]), at: .milliseconds(20))
+      #expect(!reaction.events.isEmpty)
+      #expect(reaction.events.allSatisfy { $0.source == "keypad \(keypad)" })
+    }
+    let unknown = KeyEvent(
+      keypad: "pad", key: Key("KEY_KPPLUS"), kind: .press, time: .milliseconds(30))
+    #expect(logic.step(.keys([unknown]), at: .milliseconds(40)).events.isEmpty)
+    #expect(logic.board.text(of: "home") == "2")
+  }
 }
