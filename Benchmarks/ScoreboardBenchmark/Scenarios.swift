@@ -1,8 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
 
-/// The benchmarks proper: each drives one or more subjects and returns raw samples.
-/// One subject's figures from one key-to-wire run.
 /// One timed key of a key-to-wire run (`Instance.timedKey`).
 struct TimedKey {
   /// Just before the `write` of the press, monotonic nanoseconds.
@@ -17,6 +15,7 @@ struct TimedKey {
   var crossedProcessors: Bool
 }
 
+/// One subject's figures from one key-to-wire run.
 struct KeyToWireRun {
   /// Nanoseconds from each key's write to the first byte of its answer.
   var samples: [Int64]
@@ -26,6 +25,7 @@ struct KeyToWireRun {
   var cpuPerKey: Double
 }
 
+/// The benchmarks proper: each drives one or more subjects and returns raw samples.
 struct Scenarios {
   var programs: Programs
   /// Scales the run lengths down for a quick check of the harness (`--quick`).

@@ -335,8 +335,10 @@ for run in 1...latencyRuns {
       entry.p99.append(Double(percentile(samples, 0.99)) / 1000)
       entry.max.append(Double(samples.last ?? 0) / 1000)
       entry.cpu.append(figures.cpuPerKey / 1000)
+      // (No figure, not a crash, in the unlikely run whose every key crossed.)
+      let sameProcessor = figures.sameProcessorSamples.sorted()
       entry.sameProcessorP50.append(
-        Double(percentile(figures.sameProcessorSamples.sorted(), 0.5)) / 1000)
+        sameProcessor.isEmpty ? .nan : Double(percentile(sameProcessor, 0.5)) / 1000)
       entry.crossedPercent.append(
         100 * Double(samples.count - figures.sameProcessorSamples.count) / Double(samples.count))
       latency[order, default: [:]][subject] = entry
