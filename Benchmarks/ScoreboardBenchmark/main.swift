@@ -368,11 +368,12 @@ let stageTimes = try runStageTimes()
     let sameP50 = [
       figures[.scoreboardd]!.sameProcessorP50[run], figures[.floor]!.sameProcessorP50[run],
     ]
-    let cells =
-      ["\(run + 1)"] + (0..<3).map { "\(format(p50[$0])) / \(format(p99[$0]))" }
-      + [ratio(p50[0], p50[1]), ratio(p50[0], p50[2]), ratio(p99[0], p99[2])]
-      + [cpu.joined(separator: " / "), crossed.joined(separator: " / ")]
-      + ["\(format(sameP50[0])) / \(format(sameP50[1])) (\(ratio(sameP50[0], sameP50[1])))"]
+    var cells = ["\(run + 1)"]
+    cells += (0..<3).map { "\(format(p50[$0])) / \(format(p99[$0]))" }
+    cells += [ratio(p50[0], p50[1]), ratio(p50[0], p50[2]), ratio(p99[0], p99[2])]
+    cells += [cpu.joined(separator: " / "), crossed.joined(separator: " / ")]
+    let onOneProcessor = "\(format(sameP50[0])) / \(format(sameP50[1]))"
+    cells.append("\(onOneProcessor) (\(ratio(sameP50[0], sameP50[1])))")
     text += "| " + cells.joined(separator: " | ") + " |\n"
   }
   return text
