@@ -150,16 +150,29 @@ extension Scoreboard {
   /// Sounds each horn whose warning came by `now`, from the warning's instant for its
   /// duration; a warning is sounded once for each start of its clock.
   mutating func soundWarnings(before now: Instant) {
-    for (horn, hornSpec) in spec.horns.enumerated() {
-      for warning in hornSpec.warnings {
-        guard let clock = index(of: warning.clock),
-          let instant = warningInstant(clock, left: warning.left), instant <= now,
-          horns[horn].timedFrom.map({ $0 < instant }) ?? true
-        else { continue }
-        horns[horn].timedFrom = instant
-        horns[horn].timedUntil = instant + hornSpec.duration
-      }
+    for horn in spec.horns.indices {
+      // Found first and set after: a board whose horns have no warning (or none due)
+      // leaves `horns` alone, without making it unique first.
+      guard let instant = latestWarning(of: horn, before: now) else { continue }
+      horns[horn].timedFrom = instant
+      horns[horn].timedUntil = instant + spec.horns[horn].duration
     }
+  }
+
+  /// The latest instant by `now` at which a warning of `horn` came, when it came after
+  /// the horn was last sounded; nil for none.
+  private func latestWarning(of horn: Int, before now: Instant) -> Instant? {
+    var latest = horns[horn].timedFrom
+    var found = false
+    for warning in spec.horns[horn].warnings {
+      guard let clock = index(of: warning.clock),
+        let instant = warningInstant(clock, left: warning.left), instant <= now,
+        latest.map({ $0 < instant }) ?? true
+      else { continue }
+      latest = instant
+      found = true
+    }
+    return found ? latest : nil
   }
 
   // MARK: - Setting

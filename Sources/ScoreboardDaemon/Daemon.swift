@@ -332,12 +332,13 @@ public final class Daemon {
 
   /// Shows the board on the displays and the pages and sounds its horns.
   private func present(at now: Instant) {
-    // One copy of the board for all of them: each `logic.board` read from this class
+    // The board where it is, for all of them: each `logic.board` read from this class
     // copies the whole board, retaining every array in it.
-    let board = logic.board
-    devices.show(board, at: now)
-    devices.sound(board, at: now)
-    web?.showFrames(board, at: now)
+    logic.lendBoard { board in
+      devices.show(board, at: now)
+      devices.sound(board, at: now)
+      web?.showFrames(board, at: now)
+    }
   }
 
   /// Runs `body`, whose steps show, publish and save only at its end, once: a round of

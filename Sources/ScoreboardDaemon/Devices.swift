@@ -230,10 +230,10 @@ final class Devices {
         horn.output.service(at: now)
       }
     }
-    // Nothing is due before the earliest deadline the last `watch()` found. A deadline
-    // set since (a frame shown in this round) is found by the next `watch()`, which
-    // wakes the loop at once if it is due.
-    if let earliestDeadline, now < earliestDeadline { return }
+    // Nothing is due before the earliest deadline the last `watch()` found, nor at all
+    // when it found none. A deadline set since (a frame shown in this round) is found by
+    // the next `watch()`, which wakes the loop at once if it is due.
+    guard let earliestDeadline, now >= earliestDeadline else { return }
     for output in outputs {
       if let deadline = output.display.waitingFor.deadline, deadline <= now {
         output.display.service([], at: now)

@@ -98,9 +98,23 @@ public struct DaemonLogic {
     keymaps.map { "keypad " + $0.keypad }
   }
 
+  /// Calls `body` with the board where it is. A read of `board` through a class's
+  /// stored property copies it, retaining each of its arrays; this is `mutating` (it
+  /// changes nothing) so that the caller lends its logic in place instead. `body` must
+  /// not touch the logic it was lent from.
+  public mutating func lendBoard(_ body: (Scoreboard) -> Void) {
+    body(board)
+  }
+
   /// Carries out `input` at `now` and reports what happened.
   public mutating func step(_ input: Input, at now: Instant) -> Reaction {
     var reaction = Reaction()
+    // Filled in place: built in this function, it was copied once more on its return.
+    step(input, at: now, into: &reaction)
+    return reaction
+  }
+
+  private mutating func step(_ input: Input, at now: Instant, into reaction: inout Reaction) {
     switch input {
     case .keys(let events):
       for event in events {
@@ -119,7 +133,6 @@ public struct DaemonLogic {
     // does not hold back a key stamped before it; a clock's zero does).
     passTime(to: max(now, time), into: &reaction)
     reaction.nextDeadline = board.nextDeadline(after: max(now, time))
-    return reaction
   }
 
   /// Lets time pass on the board until `instant` and reports what that changed; when it

@@ -112,4 +112,47 @@ import Testing
     #expect(none?.description == "no horn is configured")
     #expect(silent.releaseHorn(nil, at: instant(2)).isEmpty)
   }
+
+  /// A horn that warns at 60 s and at 10 s left on a game clock of 70 s.
+  static func warningBoard() -> Scoreboard {
+    let horn = HornSpec(
+      name: "main", clocks: [], duration: .seconds(1),
+      warnings: [
+        HornSpec.Warning(clock: "game", left: .seconds(60)),
+        HornSpec.Warning(clock: "game", left: .seconds(10)),
+      ])
+    return ClockFixtures.board(
+      ClockFixtures.spec([ClockFixtures.game(), ClockFixtures.home], horns: [horn]),
+      game: .seconds(70))
+  }
+
+  @Test func eachWarningSoundsTheHornOnceFromItsInstant() throws {
+    var board = Self.warningBoard()
+    try board.run(.start(clock: nil), at: instant(1))
+    #expect(board.advance(to: instant(10, 999_999_999)).isEmpty)
+    #expect(board.advance(to: instant(11)) == [.hornChanged(horn: "main", sounding: true)])
+    #expect(board.advance(to: instant(12)) == [.hornChanged(horn: "main", sounding: false)])
+    #expect(board.advance(to: instant(60)).isEmpty, "the first warning sounds once")
+    #expect(board.advance(to: instant(61)) == [.hornChanged(horn: "main", sounding: true)])
+    #expect(board.horn("main", at: instant(61, 999_999_999)))
+    #expect(board.advance(to: instant(62)) == [.hornChanged(horn: "main", sounding: false)])
+  }
+
+  @Test func aLateLookPastTwoWarningsSoundsTheHornFromTheLaterOne() throws {
+    var board = Self.warningBoard()
+    try board.run(.start(clock: nil), at: instant(1))
+    // Both warnings came (at 11 and at 61) before this first look.
+    #expect(
+      board.advance(to: instant(61, 500_000_000)) == [.hornChanged(horn: "main", sounding: true)])
+    #expect(board.horn("main", at: instant(61, 500_000_000)))
+    #expect(board.advance(to: instant(62)) == [.hornChanged(horn: "main", sounding: false)])
+    #expect(board.advance(to: instant(70)).isEmpty)
+  }
+
+  @Test func aBoardWithoutWarningsLeavesItsHornsSilent() throws {
+    var board = Self.board()
+    try board.run(.start(clock: nil), at: instant(1))
+    #expect(board.advance(to: instant(5, 999_999_999)).isEmpty)
+    #expect(board.horn("main", at: instant(5, 999_999_999)) == false)
+  }
 }
