@@ -39,7 +39,7 @@ public struct Frame: Hashable, Sendable {
 
   /// A dark frame of `cellCount` cells.
   public static func blank(cellCount: Int, brightness: Int = 0) -> Frame {
-    Frame(cells: Array(repeating: .blank, count: cellCount), brightness: brightness, isBlank: true)
+    Frame(cells: [Segments].cells(.blank, count: cellCount), brightness: brightness, isBlank: true)
   }
 
   /// The part of the frame for `cells` (a module that shows some cells of a display).

@@ -11,7 +11,7 @@ extension Renderer {
     if !roomy.isEmpty {
       for display in roomy {
         result[display.name] =
-          Array(repeating: .blank, count: display.cellCount - glyphs.count) + glyphs
+          [Segments].cells(.blank, count: display.cellCount - glyphs.count) + glyphs
       }
       return result
     }
@@ -19,7 +19,7 @@ extension Renderer {
     for display in displays where !remaining.isEmpty {
       var cells = Array(remaining.prefix(display.cellCount))
       remaining = remaining.dropFirst(cells.count)
-      cells += Array(repeating: .blank, count: display.cellCount - cells.count)
+      cells += [Segments].cells(.blank, count: display.cellCount - cells.count)
       result[display.name] = cells
     }
     return result
@@ -44,7 +44,7 @@ extension Renderer {
         let cells = Array(rest.prefix(display.cellCount))
         rest = rest.dropFirst(cells.count)
         page[display.name] =
-          cells + Array(repeating: .blank, count: display.cellCount - cells.count)
+          cells + [Segments].cells(.blank, count: display.cellCount - cells.count)
       }
       pages.append(page)
     }

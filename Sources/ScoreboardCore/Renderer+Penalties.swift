@@ -9,9 +9,9 @@ extension Renderer {
   {
     let field = board.spec.fields[index]
     guard case .penalties(let format) = field.kind else {
-      return (Array(repeating: .blank, count: field.width), [])
+      return ([Segments].cells(.blank, count: field.width), [])
     }
-    var cells = Array(repeating: Segments.blank, count: field.width)
+    var cells = [Segments].cells(.blank, count: field.width)
     var colons: [Int] = []
     if let refusal = board.refusal, refusal.field == index, now < refusal.until {
       return (cells, [])

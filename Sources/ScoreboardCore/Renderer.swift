@@ -5,7 +5,7 @@ public enum Renderer {
   public static func frame(
     of board: Scoreboard, display: DisplayLayout, at now: Instant, withTexts: Bool = true
   ) -> Frame {
-    var cells = Array(repeating: Segments.blank, count: display.cellCount)
+    var cells = [Segments].cells(.blank, count: display.cellCount)
     var texts: [String: String] = [:]
     var colons: [Int]?
     let fields = board.spec.fields
@@ -182,7 +182,7 @@ public enum Renderer {
   {
     let field = board.spec.fields[index]
     var dark: (cells: [Segments], colon: Int?) {
-      (Array(repeating: .blank, count: field.width), nil)
+      ([Segments].cells(.blank, count: field.width), nil)
     }
     if let refusal = board.refusal, refusal.field == index, now < refusal.until {
       return dark
@@ -266,7 +266,7 @@ public enum Renderer {
     let shift = width - cells.count
     let aligned =
       shift >= 0
-      ? Array(repeating: .blank, count: shift) + cells : Array(cells.suffix(width))
+      ? [Segments].cells(.blank, count: shift) + cells : Array(cells.suffix(width))
     let moved = colon.map { $0 + shift }.flatMap { (0..<width).contains($0) ? $0 : nil }
     return (aligned, moved)
   }
@@ -289,7 +289,7 @@ public enum Renderer {
       cells[cells.count - 2].insert(.dp)
     } else if format.role == .game {
       let point = format.wholeSecondDigits - 3 - (format.wholeSecondDigits - cells.count)
-      let padded = Array(repeating: Segments.blank, count: max(-point, 0)) + cells
+      let padded = [Segments].cells(.blank, count: max(-point, 0)) + cells
       cells = padded
       let index = max(point, 0)
       cells[index].insert(.dp)
@@ -313,17 +313,17 @@ public enum Renderer {
   public static func valueCells(_ field: FieldSpec, value: Int) -> [Segments] {
     switch field.kind {
     case .number(let format):
-      var cells = Array(repeating: Segments.blank, count: field.width)
+      var cells = [Segments].cells(.blank, count: field.width)
       draw(value, width: field.width, placeholder: format.placeholder, into: &cells, at: 0)
       return cells
     case .list:
       let cells = (try? SegmentFont.cells(for: field.text(of: value))) ?? []
-      return Array(repeating: .blank, count: max(field.width - cells.count, 0))
+      return [Segments].cells(.blank, count: max(field.width - cells.count, 0))
         + cells.suffix(field.width)
     case .clock(let format):
       return clockCells(format, time: .zero, width: field.width).cells
     case .penalties:
-      return Array(repeating: .blank, count: field.width)
+      return [Segments].cells(.blank, count: field.width)
     }
   }
 
@@ -376,6 +376,6 @@ public enum Renderer {
     let cells = digits.suffix(width).map { digit in
       digit.map(SegmentFont.digit) ?? placeholder.segments
     }
-    return Array(repeating: placeholder.segments, count: width - cells.count) + cells
+    return [Segments].cells(placeholder.segments, count: width - cells.count) + cells
   }
 }

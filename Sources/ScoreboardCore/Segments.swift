@@ -34,3 +34,18 @@ public struct Segments: OptionSet, Hashable, Sendable, CustomStringConvertible {
     return hex.count == 1 ? "0x0" + hex : "0x" + hex
   }
 }
+
+extension [Segments] {
+  /// `count` cells showing `segments`.
+  ///
+  /// Built by appending to storage reserved for them: `Array(repeating:count:)` asks the
+  /// Swift runtime's metadata cache for the array's storage type on every call, some 350
+  /// instructions on the way of every frame.
+  public static func cells(_ segments: Segments, count: Int) -> [Segments] {
+    var cells: [Segments] = []
+    guard count > 0 else { return cells }
+    cells.reserveCapacity(count)
+    cells.append(contentsOf: repeatElement(segments, count: count))
+    return cells
+  }
+}

@@ -54,4 +54,12 @@ import Testing
     #expect(
       SegmentFont.text(for: [.blank, .b, .init(rawValue: 0x86), .init(rawValue: 0x49)]) == " ?1.?")
   }
+
+  @Test(arguments: [0, 1, 4, 12])
+  func cellsOfOnePatternAreAsManyAsAsked(count: Int) {
+    let lit = [Segments].cells(SegmentFont.digit(8), count: count)
+    #expect(lit == Array(repeating: SegmentFont.digit(8), count: count))
+    #expect([Segments].cells(.blank, count: count).allSatisfy { $0 == .blank })
+    #expect([Segments].cells(.blank, count: count).count == count)
+  }
 }
