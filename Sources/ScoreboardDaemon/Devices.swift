@@ -11,25 +11,24 @@ import ScoreboardSettings
 /// On a reload, `apply(_:)` keeps the devices whose sections did not change, untouched.
 final class Devices {
   /// A display driver, the part of its display's frame it shows, and the last frame it
-  /// was given. A class: the loop looks at every output on every wakeup, and a copy of
-  /// its configuration each time would cost more than the look.
+  /// was given. A class: the loop's handler for its descriptor keeps it, a reload keeps
+  /// it for a display whose section did not change, and a copy of its configuration on
+  /// every wakeup would cost more than the look.
   private final class Output {
-    let configuration: DisplayConfiguration
+    var configuration: DisplayConfiguration
     /// The cells of the display this driver shows (an S7S module shows 4 of them).
     let cells: Range<Int>
     let display: any SegmentDisplay
     var shown: Frame?
     var watched: Watched?
+    /// Whether the display was online after the last call to it.
+    var wasOnline: Bool
 
-    init(
-      configuration: DisplayConfiguration, cells: Range<Int>, display: any SegmentDisplay,
-      shown: Frame? = nil, watched: Watched? = nil
-    ) {
+    init(configuration: DisplayConfiguration, cells: Range<Int>, display: any SegmentDisplay) {
       self.configuration = configuration
       self.cells = cells
       self.display = display
-      self.shown = shown
-      self.watched = watched
+      wasOnline = display.isOnline
     }
 
     var layout: DisplayLayout { configuration.layout }
@@ -42,16 +41,20 @@ final class Devices {
 
   /// A keypad and what the loop watches for it (a class, as `Output` is).
   private final class Input {
-    let configuration: KeypadConfiguration
+    var configuration: KeypadConfiguration
     let keypad: any Keypad
     var watched: Watched?
     var isClosed = false
+    /// Whether the keypad was online (and not closed) after the last call to it.
+    var wasOnline: Bool
 
-    init(configuration: KeypadConfiguration, keypad: any Keypad, watched: Watched? = nil) {
+    init(configuration: KeypadConfiguration, keypad: any Keypad) {
       self.configuration = configuration
       self.keypad = keypad
-      self.watched = watched
+      wasOnline = keypad.isOnline
     }
+
+    var isOnline: Bool { !isClosed && keypad.isOnline }
   }
 
   /// A descriptor the loop watches for a device, and for which events.
@@ -81,8 +84,10 @@ final class Devices {
   /// The earliest deadline of a device at the last `watch()`; nil when none waits for
   /// one, or before the first.
   private var earliestDeadline: Instant?
-  /// Whether each output, then each input, was online at the last look.
-  private var onlineStates: [Bool] = []
+  /// Whether the devices changed, or one of them went offline or came back when it was
+  /// called, since the last `onlineChanges()`. A device changes only when it is called,
+  /// so the loop does not ask every device on every wakeup.
+  private var onlineMayHaveChanged = true
 
   /// Called with the key events a keypad read.
   var onKeys: ([KeyEvent]) -> Void = { _ in }
@@ -196,6 +201,7 @@ final class Devices {
   }
 
   private func show(_ frame: Frame, on output: Output, at now: Instant) {
+    defer { noteOnline(output) }
     do {
       try output.display.show(frame, at: now)
       output.shown = frame
@@ -237,11 +243,14 @@ final class Devices {
     for output in outputs {
       if let deadline = output.display.waitingFor.deadline, deadline <= now {
         output.display.service([], at: now)
+        noteOnline(output)
       }
     }
     for input in inputs where !input.isClosed {
       if let deadline = input.keypad.waitingFor.deadline, deadline <= now {
-        deliver(input.keypad.service(at: now))
+        let events = input.keypad.service(at: now)
+        noteOnline(input)
+        deliver(events)
       }
     }
   }
@@ -255,11 +264,13 @@ final class Devices {
         earliest = deadline
       }
     }
-    for index in outputs.indices {
-      let display = outputs[index].display
-      let wait = display.waitingFor
-      outputs[index].watched = rewatch(outputs[index].watched, for: wait) {
-        [clock] in { events in display.service(events, at: clock.now()) }
+    for output in outputs {
+      let wait = output.display.waitingFor
+      output.watched = rewatch(output.watched, for: wait) {
+        { [unowned self] events in
+          output.display.service(events, at: self.clock.now())
+          self.noteOnline(output)
+        }
       }
       note(wait.deadline)
     }
@@ -267,11 +278,10 @@ final class Devices {
       note(horn.output.deadline)
     }
     note(nextNoticeTurn)
-    for index in inputs.indices where !inputs[index].isClosed {
-      let keypad = inputs[index].keypad
-      let wait = keypad.waitingFor
-      inputs[index].watched = rewatch(inputs[index].watched, for: wait) {
-        { [unowned self] _ in self.readKeys(from: keypad) }
+    for input in inputs where !input.isClosed {
+      let wait = input.keypad.waitingFor
+      input.watched = rewatch(input.watched, for: wait) {
+        { [unowned self] _ in self.readKeys(from: input) }
       }
       note(wait.deadline)
     }
@@ -299,14 +309,15 @@ final class Devices {
     configuration.keypads.map { keypad in
       let input = inputs.first { $0.configuration.name == keypad.name }
       return ControlStatus.Device(
-        name: keypad.name, isOnline: input.map { !$0.isClosed && $0.keypad.isOnline } ?? false)
+        name: keypad.name, isOnline: input?.isOnline ?? false)
     }
   }
 
   /// The displays and keypads that went offline or came back since the last call (none
   /// the first time, and none for a device that a reload added).
   func onlineChanges() -> [ControlEvent] {
-    guard onlineStatesChanged() else { return [] }
+    guard onlineMayHaveChanged || reported == nil else { return [] }
+    onlineMayHaveChanged = false
     let current = (displays: displayStatus, keypads: keypadStatus)
     guard let previous = reported, previous != current else {
       reported = current
@@ -324,26 +335,22 @@ final class Devices {
       }
   }
 
-  /// Whether a driver went offline or came back, or the drivers changed, since the last
-  /// call: asked on every wakeup, so it allocates nothing once its buffer has grown.
-  private func onlineStatesChanged() -> Bool {
-    var changed = onlineStates.count != outputs.count + inputs.count
-    if changed {
-      onlineStates = Array(repeating: false, count: outputs.count + inputs.count)
+  /// Notes whether `output`'s display, just called, went offline or came back.
+  private func noteOnline(_ output: Output) {
+    let isOnline = output.display.isOnline
+    if isOnline != output.wasOnline {
+      output.wasOnline = isOnline
+      onlineMayHaveChanged = true
     }
-    for (index, output) in outputs.enumerated() where onlineStates[index] != output.display.isOnline
-    {
-      onlineStates[index] = output.display.isOnline
-      changed = true
+  }
+
+  /// Notes whether `input`'s keypad, just called, went offline or came back.
+  private func noteOnline(_ input: Input) {
+    let isOnline = input.isOnline
+    if isOnline != input.wasOnline {
+      input.wasOnline = isOnline
+      onlineMayHaveChanged = true
     }
-    for (offset, input) in inputs.enumerated() {
-      let isOnline = !input.isClosed && input.keypad.isOnline
-      if onlineStates[outputs.count + offset] != isOnline {
-        onlineStates[outputs.count + offset] = isOnline
-        changed = true
-      }
-    }
-    return changed || reported == nil
   }
 
   /// Whether a terminal that a keypad reads or a display draws on hung up.
@@ -412,19 +419,19 @@ final class Devices {
     }
     horns = new.horns.map { horn in (horn, keptHorns[horn.name] ?? openHorn(horn, at: now)) }
     configuration = new
-    onlineStates = []  // the next look compares by name
+    onlineMayHaveChanged = true  // the next look compares by name
     outputs = new.displays.flatMap { display in
       keptOutputs[display.name].map { kept in
-        kept.map {
-          Output(
-            configuration: display, cells: $0.cells, display: $0.display, shown: $0.shown,
-            watched: $0.watched)
+        for output in kept {
+          output.configuration = display
         }
+        return kept
       } ?? openDisplay(display, at: now)
     }
     inputs = new.keypads.compactMap { keypad in
       if let kept = keptInputs[keypad.name] {
-        return Input(configuration: keypad, keypad: kept.keypad, watched: kept.watched)
+        kept.configuration = keypad
+        return kept
       }
       do {
         return try openKeypad(keypad, at: now)
@@ -511,8 +518,9 @@ final class Devices {
 
   // MARK: - Keys
 
-  private func readKeys(from keypad: any Keypad) {
-    guard let index = inputs.firstIndex(where: { $0.keypad === keypad }) else { return }
+  private func readKeys(from input: Input) {
+    let keypad = input.keypad
+    defer { noteOnline(input) }
     let events: [KeyEvent]
     do {
       events = try keypad.readEvents(at: clock.now())
@@ -528,11 +536,11 @@ final class Devices {
       } else {
         logger.warning("keypad \(keypad.name): \(error); no longer reading it")
       }
-      if let token = inputs[index].watched?.token {
+      if let token = input.watched?.token {
         loop.removeWatch(token)
       }
-      inputs[index].watched = nil
-      inputs[index].isClosed = true
+      input.watched = nil
+      input.isClosed = true
       keypad.close()
       if hungUp {
         onTerminalHangUp()

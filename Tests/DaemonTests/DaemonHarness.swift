@@ -194,6 +194,11 @@ final class DaemonHarness {
     daemon.controlStatus().displays.first { $0.name == name }?.isOnline
   }
 
+  /// Whether the keypad `name` is online, as `status` says.
+  func isKeypadOnline(_ name: String) -> Bool? {
+    daemon.controlStatus().keypads.first { $0.name == name }?.isOnline
+  }
+
   /// The FakeGPIOLines requested for `line` (a horn's, a display's).
   func lines(of line: String) -> FakeGPIOLines? {
     gpio.requests.last { request in request.addresses.contains { "\($0)" == line } }

@@ -190,6 +190,10 @@ import Testing
     #expect(try harness.runUntil { harness.log.lines.contains { $0.contains("reloaded") } })
     #expect(harness.gpio.requests.count == requests, "the unchanged clock and horn are kept")
     #expect(try harness.request("get home", from: client) == "ok 12")
+    // The kept keypad and display go on working.
+    try harness.press("KEY_KPPLUS")
+    #expect(try harness.request("get home", from: client) == "ok 13")
+    #expect(try harness.runUntil { harness.isOnline("score") == true })
   }
 
   @Test func aDisplayGoesOfflineAndComesBackAtItsRetry() throws {
@@ -227,6 +231,26 @@ import Testing
     try harness.advance(by: .seconds(5))
     #expect(harness.isOnline("spare") == true)
     #expect(watcher.readLine(timeout: 1) == "event display spare online")
+  }
+
+  @Test func aKeypadComesOnlineWhenItsDeviceAppears() throws {
+    let harness = try DaemonHarness(
+      extra: """
+        [keypad spare]
+        driver = evdev
+        device = $FOLDER/spare
+        grab = no
+        keymap = numpad
+        """)
+    let watcher = try harness.controlClient()
+    #expect(try harness.request("watch", from: watcher) == "ok watching")
+    #expect(harness.isKeypadOnline("spare") == false, "no device at the start")
+
+    // The device appears: the keypad opens it when its folder changes.
+    _ = try harness.folder.makeFIFO("spare")
+    #expect(try harness.runUntil { harness.isKeypadOnline("spare") == true })
+    #expect(watcher.readLine(timeout: 1) == "event keypad spare online")
+    #expect(harness.isKeypadOnline("numpad") == true, "the other keypad is left alone")
   }
 
   @Test func aClockSavedRunningInAnotherBootComesBackStoppedWhereItStarted() throws {
