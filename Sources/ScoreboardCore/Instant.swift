@@ -26,6 +26,12 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     Instant(nanoseconds: saturatingSum(lhs.nanoseconds, rhs.nanoseconds))
   }
 
+  /// The instant `nanoseconds` later; saturates at the ends of the clock. For times kept
+  /// in nanoseconds: adding a `Duration` takes a 128-bit division to find its nanoseconds.
+  public func advanced(byNanoseconds nanoseconds: Int64) -> Instant {
+    Instant(nanoseconds: Self.saturatingSum(self.nanoseconds, nanoseconds))
+  }
+
   /// The instant `rhs` earlier; saturates at the ends of the clock instead of overflowing.
   public static func - (lhs: Instant, rhs: Duration) -> Instant {
     let (difference, overflow) = lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds)

@@ -54,8 +54,9 @@ public final class SerialDisplay: SegmentDisplay {
   /// The longest wait between two attempts.
   static let longestRetryDelay = Duration.seconds(5)
   /// How long after the bytes' wire time the kernel's output queue is still asked
-  /// whether it is empty: a UART's FIFO and the driver add a little to the wire time.
-  static let queueCheckWindow = Duration.milliseconds(1)
+  /// whether it is empty (1 ms): a UART's FIFO and the driver add a little to the wire
+  /// time.
+  static let queueCheckWindowNanoseconds: Int64 = 1_000_000
   /// The most bytes of answers read in one wakeup.
   static let answerReadLimit = 4096
 
@@ -175,7 +176,7 @@ public final class SerialDisplay: SegmentDisplay {
     }
     guard awaitingAnswer == nil, hasNewFrame, let wanted, now >= wireFreeAt else { return }
     if mayStillBeSending(at: now), let queued = port?.outputQueueCount(), queued > 0 {
-      wireFreeAt = now + .nanoseconds(settings.wireTime(forBytes: queued))
+      wireFreeAt = now.advanced(byNanoseconds: settings.wireTime(forBytes: queued))
       return
     }
     hasNewFrame = false
@@ -193,11 +194,12 @@ public final class SerialDisplay: SegmentDisplay {
 
   /// Whether bytes written earlier may still wait in the kernel's output queue, which
   /// is then worth asking for (`TIOCOUTQ`): the line has been free for less than
-  /// `queueCheckWindow` by the baud rate, or hardware flow control may have held it.
-  /// A line idle for longer has sent everything, and asking would cost a system call
-  /// on the way from every key to the wire.
+  /// `queueCheckWindowNanoseconds` by the baud rate, or hardware flow control may have
+  /// held it. A line idle for longer has sent everything, and asking would cost a system
+  /// call on the way from every key to the wire.
   private func mayStillBeSending(at now: Instant) -> Bool {
-    settings.flowControl == .rtsCts || now < wireFreeAt + Self.queueCheckWindow
+    settings.flowControl == .rtsCts
+      || now < wireFreeAt.advanced(byNanoseconds: Self.queueCheckWindowNanoseconds)
   }
 
   private func writePending(at now: Instant) {
@@ -211,7 +213,7 @@ public final class SerialDisplay: SegmentDisplay {
     }
     guard written > 0 else { return }
     pending.removeFirst(written)
-    wireFreeAt = max(wireFreeAt, now) + .nanoseconds(settings.wireTime(forBytes: written))
+    wireFreeAt = max(wireFreeAt, now).advanced(byNanoseconds: settings.wireTime(forBytes: written))
     if pending.isEmpty, let timeout = encoder.acknowledgement?.timeout {
       awaitingAnswer?.deadline = wireFreeAt + timeout
     }

@@ -242,6 +242,10 @@ import Testing
     #expect((late - early).nanoseconds == .max)
     #expect((early - late).nanoseconds == .min)
     #expect(Duration.seconds(Int64.max).nanoseconds == .max)
+    #expect(late.advanced(byNanoseconds: 20).nanoseconds == .max)
+    #expect(early.advanced(byNanoseconds: -20).nanoseconds == .min)
+    #expect(late.advanced(byNanoseconds: -5) == late - .nanoseconds(5))
+    #expect(Instant.zero.advanced(byNanoseconds: 1_500) == .zero + .nanoseconds(1_500))
   }
 
   @Test func aBoardTakesKeysAtTheEndOfTheClock() throws {
