@@ -7,22 +7,36 @@ public struct Frame: Hashable, Sendable {
   public var brightness: Int
   /// The display is switched dark (the cells keep their content).
   public var isBlank: Bool
-  /// What each field on the display shows, as text, by field name: a number with its
-  /// placeholder cells, a list value as written (`OT`, where the cells read `0t`), a
-  /// space for each cell the blinking cursor or a refusal flash has dark. For displays
-  /// that take text rather than segments.
-  public var fieldTexts: [String: String]
   /// The cells followed by a lit colon (a clock's `12:34` has one after cell 1), in
   /// increasing order; nil when no clock is on the display. The cell before a colon also
   /// has its decimal point lit, for displays that have no colon: a display with a colon
   /// there shows the colon instead of that point.
   public var colons: [Int]?
+  /// What few displays use (texts, letters, indicator lights), in one shared box; nil
+  /// when a frame has none of it. A frame of segments alone, as most are, is copied from
+  /// round to round with two references, not five.
+  private var extras: Extras?
+
+  /// What each field on the display shows, as text, by field name: a number with its
+  /// placeholder cells, a list value as written (`OT`, where the cells read `0t`), a
+  /// space for each cell the blinking cursor or a refusal flash has dark. For displays
+  /// that take text rather than segments.
+  public var fieldTexts: [String: String] {
+    get { extras?.fieldTexts ?? [:] }
+    set { changeExtras { $0.fieldTexts = newValue } }
+  }
   /// The character each cell shows, for displays whose cells show letters (fourteen
   /// segments); nil for the others. A cell's decimal point is in `cells`. The characters
   /// are those of `AlphanumericFont`; a dark cell is a space.
-  public var characters: [Character]?
+  public var characters: [Character]? {
+    get { extras?.characters }
+    set { changeExtras { $0.characters = newValue } }
+  }
   /// Whether each indicator light of the display is lit (`DisplayLayout.indicators`).
-  public var indicators: [Bool]
+  public var indicators: [Bool] {
+    get { extras?.indicators ?? [] }
+    set { changeExtras { $0.indicators = newValue } }
+  }
 
   public init(
     cells: [Segments], brightness: Int, isBlank: Bool = false, fieldTexts: [String: String] = [:],
@@ -31,10 +45,60 @@ public struct Frame: Hashable, Sendable {
     self.cells = cells
     self.brightness = brightness
     self.isBlank = isBlank
-    self.fieldTexts = fieldTexts
     self.colons = colons
-    self.characters = characters
-    self.indicators = indicators
+    extras = Extras.boxing(fieldTexts: fieldTexts, characters: characters, indicators: indicators)
+  }
+
+  /// The members few displays use, shared by the copies of a frame; made anew when one
+  /// of them changes.
+  private final class Extras: Hashable, Sendable {
+    let fieldTexts: [String: String]
+    let characters: [Character]?
+    let indicators: [Bool]
+
+    private init(fieldTexts: [String: String], characters: [Character]?, indicators: [Bool]) {
+      self.fieldTexts = fieldTexts
+      self.characters = characters
+      self.indicators = indicators
+    }
+
+    /// The box for these members; nil when they are all empty (as a frame of segments
+    /// alone has them), checked before anything is allocated.
+    static func boxing(
+      fieldTexts: [String: String], characters: [Character]?, indicators: [Bool]
+    ) -> Extras? {
+      guard !fieldTexts.isEmpty || characters != nil || !indicators.isEmpty else { return nil }
+      return Extras(fieldTexts: fieldTexts, characters: characters, indicators: indicators)
+    }
+
+    static func == (lhs: Extras, rhs: Extras) -> Bool {
+      lhs === rhs
+        || (lhs.fieldTexts == rhs.fieldTexts && lhs.characters == rhs.characters
+          && lhs.indicators == rhs.indicators)
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(fieldTexts)
+      hasher.combine(characters)
+      hasher.combine(indicators)
+    }
+  }
+
+  /// The members few displays use, changed by `change`.
+  private mutating func changeExtras(_ change: (inout ExtrasValues) -> Void) {
+    var values = ExtrasValues(
+      fieldTexts: fieldTexts, characters: characters, indicators: indicators)
+    change(&values)
+    extras = Extras.boxing(
+      fieldTexts: values.fieldTexts, characters: values.characters,
+      indicators: values.indicators)
+  }
+
+  /// The members few displays use, as values to change.
+  private struct ExtrasValues {
+    var fieldTexts: [String: String]
+    var characters: [Character]?
+    var indicators: [Bool]
   }
 
   /// A dark frame of `cellCount` cells.
