@@ -47,6 +47,9 @@ struct EvdevKeyDecoder {
     self.usesEventTimes = usesEventTimes
     self.logger = logger
     _ = resynchronize(keysDown: keysDown, at: .zero)
+    // Room for a few keys held at once from the start: without it, gdb showed every
+    // press allocating a new buffer for `down` and freeing the old one.
+    down.reserveCapacity(4)
   }
 
   /// The key events of `events`, read at `readTime`. `keysDown` reads the keys down
