@@ -49,6 +49,36 @@ import Testing
     #expect(!reaction.changesState)
   }
 
+  @Test func aStepsReactionCarriesNothingOfTheStepsBefore() {
+    var logic = Self.logic()
+    let keys = logic.step(
+      .keys([
+        Self.press("KEY_KPPLUS", at: 100), Self.press("KEY_F1", at: 110),
+        Self.press("KEY_KP1", at: 120),
+      ]), at: .milliseconds(150))
+    #expect(keys.events.count == 3)
+    #expect(keys.refusals.count == 1)
+    #expect(keys.keyNotes.count == 3)
+    #expect(keys.clicks.count == 3)
+    #expect(keys.changesState)
+    #expect(keys.nextDeadline != nil)
+
+    let request = logic.step(.request(.get(field: "home"), client: "c"), at: .milliseconds(200))
+    #expect(request.answer == .ok("1"))
+    #expect(request.events.isEmpty)
+    #expect(request.refusals.isEmpty)
+    #expect(request.keyNotes.isEmpty)
+    #expect(request.clicks.isEmpty)
+    #expect(!request.changesState)
+    #expect(keys.events.count == 3, "a reaction still held is left as it was")
+    #expect(keys.clicks.count == 3)
+
+    let cancel = logic.step(.deadline, at: .milliseconds(10_200))
+    #expect(cancel.answer == nil)
+    #expect(cancel.events.map(\.event) == [.editingEnded(field: "home", committed: false)])
+    #expect(cancel.nextDeadline == nil)
+  }
+
   @Test func theModelsTimeNeverGoesBack() {
     var logic = Self.logic()
     _ = logic.step(.request(.get(field: "home"), client: "c"), at: .milliseconds(500))
