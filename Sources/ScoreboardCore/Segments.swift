@@ -39,8 +39,8 @@ extension [Segments] {
   /// `count` cells showing `segments`.
   ///
   /// Built by appending to storage reserved for them: `Array(repeating:count:)` asks the
-  /// Swift runtime's metadata cache for the array's storage type on every call, some 350
-  /// instructions on the way of every frame.
+  /// Swift runtime's metadata cache for the array's storage type on every call, some 300
+  /// instructions for every frame drawn.
   public static func cells(_ segments: Segments, count: Int) -> [Segments] {
     var cells: [Segments] = []
     guard count > 0 else { return cells }
