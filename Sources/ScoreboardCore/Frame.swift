@@ -23,19 +23,19 @@ public struct Frame: Hashable, Sendable {
   /// that take text rather than segments.
   public var fieldTexts: [String: String] {
     get { extras?.fieldTexts ?? [:] }
-    set { changeExtras { $0.fieldTexts = newValue } }
+    set { extras = .boxing(fieldTexts: newValue, characters: characters, indicators: indicators) }
   }
   /// The character each cell shows, for displays whose cells show letters (fourteen
   /// segments); nil for the others. A cell's decimal point is in `cells`. The characters
   /// are those of `AlphanumericFont`; a dark cell is a space.
   public var characters: [Character]? {
     get { extras?.characters }
-    set { changeExtras { $0.characters = newValue } }
+    set { extras = .boxing(fieldTexts: fieldTexts, characters: newValue, indicators: indicators) }
   }
   /// Whether each indicator light of the display is lit (`DisplayLayout.indicators`).
   public var indicators: [Bool] {
     get { extras?.indicators ?? [] }
-    set { changeExtras { $0.indicators = newValue } }
+    set { extras = .boxing(fieldTexts: fieldTexts, characters: characters, indicators: newValue) }
   }
 
   public init(
@@ -82,23 +82,6 @@ public struct Frame: Hashable, Sendable {
       hasher.combine(characters)
       hasher.combine(indicators)
     }
-  }
-
-  /// The members few displays use, changed by `change`.
-  private mutating func changeExtras(_ change: (inout ExtrasValues) -> Void) {
-    var values = ExtrasValues(
-      fieldTexts: fieldTexts, characters: characters, indicators: indicators)
-    change(&values)
-    extras = Extras.boxing(
-      fieldTexts: values.fieldTexts, characters: values.characters,
-      indicators: values.indicators)
-  }
-
-  /// The members few displays use, as values to change.
-  private struct ExtrasValues {
-    var fieldTexts: [String: String]
-    var characters: [Character]?
-    var indicators: [Bool]
   }
 
   /// A dark frame of `cellCount` cells.
