@@ -104,7 +104,7 @@ public final class Daemon {
     devices.onKeys = { [unowned self] events in
       self.carryOut(.keys(events))
     }
-    watchStore()
+    adoptStore()
     devices.onTerminalHangUp = { [unowned self] in
       self.stop(because: "the terminal hung up")
     }
@@ -409,8 +409,10 @@ public final class Daemon {
     }
   }
 
-  /// Watches the state file's background writes, to answer what waited for them.
-  private func watchStore() {
+  /// Lets the store take the current state when a held write begins, and watches its
+  /// background writes, to answer what waited for them.
+  private func adoptStore() {
+    store.currentState = { [unowned self] in self.savedState }
     guard let completions = store.completions else { return }
     loop.watch(completions, for: .readable) { [unowned self] _ in
       let health = self.store.health
@@ -648,7 +650,7 @@ public final class Daemon {
     if let newStore {
       finishStore()
       store = newStore
-      watchStore()
+      adoptStore()
     }
     if let newControl {
       control = newControl

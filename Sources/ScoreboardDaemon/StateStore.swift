@@ -68,15 +68,23 @@ final class StateStore {
   private var written: SavedState?
   /// When to try writing `pending` again.
   private(set) var retryAt: Instant?
-  /// When the last background write began.
-  private var lastStartedAt: Instant?
+  /// `unansweredInterval` after the last background write began: until then, a change
+  /// nobody waits for is held.
+  private var holdEndsAt: Instant?
   /// `pending` holds only changes nobody waits for: it may wait for
   /// `unansweredInterval`.
   private var pendingMayWait = false
+  /// Changes came after `pending`'s state was taken, while it was held: its write
+  /// takes the state from `currentState` when it begins.
+  private var pendingIsStale = false
   private var failedAttempts = 0
   private var lastTicket: UInt64 = 0
   /// The thread that writes; nil: writes are made at once, on the caller's thread.
   private var writer: BackgroundFileWriter?
+  /// The state as it stands, set by the store's owner. With it, a change that joins one
+  /// already held is not put into a `SavedState` at every key of a burst: the held
+  /// write takes the state once, when it begins.
+  var currentState: (() -> SavedState)?
 
   /// A store for the state file at `path` (nil for none); nothing is touched yet. With
   /// `inBackground`, writes are made on a thread of their own; `clock` dates failures.
@@ -178,6 +186,12 @@ final class StateStore {
     _ state: @autoclosure () -> SavedState, at now: Instant, answered: Bool = true
   ) -> Progress {
     guard let path else { return .done(unsavedReason: nil) }
+    if !answered, pendingMayWait, currentState != nil, pending != nil, writesLater(at: now) {
+      lastTicket += 1
+      pending?.ticket = lastTicket
+      pendingIsStale = true
+      return .writing(ticket: lastTicket)
+    }
     let state = state()
     if health == .saved, pending == nil {
       if let inFlight, inFlight.state == state {
@@ -190,6 +204,7 @@ final class StateStore {
     pendingMayWait = (pending == nil || pendingMayWait) && !answered
     lastTicket += 1
     pending = (state, lastTicket)
+    pendingIsStale = false
     guard writer != nil else {
       let saved = write(state, to: path, at: now)
       return .done(unsavedReason: saved ? nil : unsavedReason ?? "the state file cannot be written")
@@ -201,11 +216,26 @@ final class StateStore {
     return writer == nil ? .done(unsavedReason: unsavedReason) : .writing(ticket: lastTicket)
   }
 
+  /// A change saved now is written later, with the one pending: the writer is busy, or
+  /// the pending change is held.
+  private func writesLater(at now: Instant) -> Bool {
+    if writer?.isBusy == true { return true }
+    return heldUntil.map { now < $0 } ?? false
+  }
+
+  /// Takes the state from `currentState` for a pending write that changes joined
+  /// after its state was taken.
+  private func refreshPending() {
+    guard pendingIsStale, let currentState else { return }
+    pending?.state = currentState()
+    pendingIsStale = false
+  }
+
   /// Until when `pending` waits, holding only changes nobody waits for, while the last
   /// write began less than `unansweredInterval` ago; nil when it may go now.
   private var heldUntil: Instant? {
-    guard pending != nil, pendingMayWait, health == .saved, let lastStartedAt else { return nil }
-    return lastStartedAt + Self.unansweredInterval
+    guard pending != nil, pendingMayWait, health == .saved else { return nil }
+    return holdEndsAt
   }
 
   /// When the store next has something to do: a retry, or a held change to write.
@@ -224,6 +254,7 @@ final class StateStore {
   /// Writes the pending state again when its retry is due.
   func retryIfDue(at now: Instant) {
     guard let path, pending != nil, inFlight == nil, let retryAt, now >= retryAt else { return }
+    refreshPending()
     if writer != nil {
       startPending(at: now)
     } else if let pending {
@@ -249,6 +280,7 @@ final class StateStore {
     }
     writer.close()
     self.writer = nil
+    refreshPending()
     if let path, let pending {
       let saved = write(pending.state, to: path, at: now)
       completions.append(
@@ -261,13 +293,15 @@ final class StateStore {
   /// goes when it is done). A writer whose thread cannot be made is given up: the write
   /// is made at once, and so are all later ones.
   private func startPending(at now: Instant) {
-    guard let writer, !writer.isBusy, let path, let next = pending else { return }
+    guard let writer, !writer.isBusy, let path else { return }
+    refreshPending()
+    guard let next = pending else { return }
     do {
       try writer.start(Array(next.state.encoded().utf8), to: path, ticket: next.ticket)
       inFlight = next
       pending = nil
       pendingMayWait = false
-      lastStartedAt = now
+      holdEndsAt = now + Self.unansweredInterval
     } catch {
       logger.warning("state file: \(error); the scores are saved on the main thread")
       writer.close()

@@ -58,6 +58,23 @@ import Testing
     #expect(harness.shows == " 1 7")
   }
 
+  /// The keys of a burst are saved together once the interval after the last write has
+  /// passed, with the burst's last value.
+  @Test func aBurstOfKeysIsSavedWithItsLastValue() throws {
+    let harness = try DaemonHarness()
+    try harness.advance(by: .milliseconds(100))
+    for _ in 1...9 {
+      try harness.press("KEY_KPPLUS")
+      try harness.advance(by: .milliseconds(2))
+    }
+    #expect(harness.shows == " 9 0")
+    try harness.advance(by: .milliseconds(50))
+    let saved = try harness.runUntil {
+      harness.folder.read("state")?.contains("field home 9\n") == true
+    }
+    #expect(saved, "\(harness.folder.read("state") ?? "no state file")")
+  }
+
   /// 99 keys on a 2400-baud line, `interval` apart, each carried out in a round of its
   /// own: the bytes the S7S module received until it showed 99, and those it had
   /// received when the last key came.

@@ -84,6 +84,61 @@ import Testing
     #expect(store.deadline == nil)
   }
 
+  /// With `currentState`, the changes that join a held one are not put into a state
+  /// each: the held write takes the state once, when it begins, and writes the newest.
+  @Test func aHeldWriteTakesTheCurrentStateOnceWhenItBegins() throws {
+    let folder = try TemporaryFolder()
+    let log = try LogCapture()
+    let store = StateStore(path: folder.path(of: "state"), logger: log.logger, inBackground: true)
+    var current = Self.first
+    var taken = 0
+    store.currentState = {
+      taken += 1
+      return current
+    }
+    let start = Instant.seconds(1)
+    #expect(store.save(current, at: start, answered: false) == .writing(ticket: 1))
+    #expect(try #require(Self.completions(of: store, through: 1, at: start)).count == 1)
+
+    var given = 0
+    let state = {
+      given += 1
+      return current
+    }
+    current = Self.second
+    #expect(
+      store.save(state(), at: start + .milliseconds(10), answered: false) == .writing(ticket: 2))
+    #expect(given == 1, "the first change of the burst is compared with the file")
+    current = Self.third
+    #expect(
+      store.save(state(), at: start + .milliseconds(20), answered: false) == .writing(ticket: 3))
+    #expect(
+      store.save(state(), at: start + .milliseconds(30), answered: false) == .writing(ticket: 4))
+    #expect(given == 1, "the changes that join it are not")
+    #expect(taken == 0)
+    #expect(store.deadline == start + .milliseconds(50))
+
+    store.writeHeldIfDue(at: start + .milliseconds(50))
+    #expect(taken == 1)
+    let held = try #require(Self.completions(of: store, through: 4, at: start + .milliseconds(50)))
+    #expect(held == [.init(ticket: 4, unsavedReason: nil)])
+    #expect(try StateStoreTests.onDisk(folder) == Self.third)
+    #expect(taken == 1)
+
+    // An answered change is taken as it is saved, and written at once.
+    let next = start + .milliseconds(60)
+    current = Self.first
+    #expect(store.save(state(), at: next, answered: false) == .writing(ticket: 5))
+    current = Self.second
+    #expect(store.save(state(), at: next, answered: false) == .writing(ticket: 6))
+    #expect(store.save(state(), at: next, answered: true) == .writing(ticket: 7))
+    #expect(given == 3)
+    #expect(taken == 1)
+    let answered = try #require(Self.completions(of: store, through: 7, at: next))
+    #expect(answered == [.init(ticket: 7, unsavedReason: nil)])
+    #expect(try StateStoreTests.onDisk(folder) == Self.second)
+  }
+
   @Test func aFailedWriteIsReportedAndTheRetryMakesItDurable() throws {
     let folder = try TemporaryFolder()
     let log = try LogCapture()
