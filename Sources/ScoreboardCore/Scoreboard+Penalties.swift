@@ -263,9 +263,9 @@ extension Scoreboard {
       guard case .value(let field, let from, let to) = change, to > from else { continue }
       let scorer = spec.fields[field].name
       for index in spec.fields.indices {
-        guard let format = penaltyFormat(of: index), format.endsOnGoalOf == scorer,
-          let minor = format.minor, let clock = penaltyClock(of: index),
-          var list = penalties[index]
+        guard var list = penalties[index], let format = penaltyFormat(of: index),
+          format.endsOnGoalOf == scorer, let minor = format.minor,
+          let clock = penaltyClock(of: index)
         else { continue }
         let others = spec.fields.indices.filter { $0 != index && penaltyFormat(of: $0) != nil }
         let opponents = others.map { servingCount($0, at: now) }.max() ?? 0
@@ -335,7 +335,7 @@ extension Scoreboard {
   /// correction of the game clock or an undo) since the last look.
   mutating func reportPenalties(at now: Instant, events: inout [ScoreboardEvent]) {
     for index in spec.fields.indices {
-      guard let format = penaltyFormat(of: index), let list = penalties[index], !list.isEmpty,
+      guard let list = penalties[index], !list.isEmpty, let format = penaltyFormat(of: index),
         let clock = penaltyClock(of: index)
       else { continue }
       let times = penaltyTimes(index)
@@ -369,7 +369,7 @@ extension Scoreboard {
   /// shown one's time changes, the end of each serving one.
   func appendPenaltyDeadlines(after now: Instant, to deadlines: inout [Instant]) {
     for index in spec.fields.indices {
-      guard let format = penaltyFormat(of: index), let list = penalties[index], !list.isEmpty,
+      guard let list = penalties[index], !list.isEmpty, let format = penaltyFormat(of: index),
         let clock = penaltyClock(of: index), clocks[clock]?.isRunning == true
       else { continue }
       let played = played(clock, at: now)
