@@ -39,6 +39,10 @@ public final class Daemon {
   private(set) var web: WebLink?
   /// When the board next changes by itself.
   private var boardDeadline: Instant?
+  /// The board's deadline when it was last presented: until then, the frames drawn
+  /// then hold for a board the steps since have not changed (nil: until it changes).
+  /// Before the first presentation, an instant that has passed.
+  private var presentedUntil: Instant? = .zero
   /// A value or a device's state changed since STATUS= was last worked out.
   private var statusMayHaveChanged = false
   private var stopRequested = false
@@ -292,7 +296,7 @@ public final class Daemon {
       StageTimes.mark(.stepped)
     #endif
     boardDeadline = reaction.nextDeadline
-    if heldRound == nil {
+    if heldRound == nil, reaction.mayHaveChangedBoard || presentationIsDue(at: now) {
       present(at: now)
     }
     for click in reaction.clicks {
@@ -330,8 +334,15 @@ public final class Daemon {
     return (reaction.answer, reaction.changesState, save)
   }
 
+  /// The frames presented last may no longer be the board's at `now`: the board's
+  /// deadline then has come.
+  private func presentationIsDue(at now: Instant) -> Bool {
+    presentedUntil.map { now >= $0 } ?? false
+  }
+
   /// Shows the board on the displays and the pages and sounds its horns.
   private func present(at now: Instant) {
+    presentedUntil = boardDeadline
     // The board where it is, for all of them: each `logic.board` read from this class
     // copies the whole board, retaining every array in it.
     logic.lendBoard { board in

@@ -73,6 +73,11 @@ public struct DaemonLogic {
     public var clicks: [(refused: Bool, time: Instant)] = []
     /// Who pressed a `pair` key: the daemon arms the pairing of a web console.
     public var pairingRequestedBy: String?
+    /// The step may have changed the board: it performed an action, answered a request,
+    /// took a mirrored state, came at a deadline or reported events. False for keys
+    /// that did nothing (the release of a key bound to a press, a key not mapped): the
+    /// frames drawn before the step still hold, until the board's next deadline.
+    public var mayHaveChangedBoard = false
   }
 
   /// What a key did: the action it is bound to, or nil when it is not mapped.
@@ -121,10 +126,12 @@ public struct DaemonLogic {
         press(event, at: now, into: &reaction)
       }
     case .request(let request, let client):
+      reaction.mayHaveChangedBoard = true
       reaction.answer = answer(request, client: client, at: now, into: &reaction)
     case .deadline:
-      break
+      reaction.mayHaveChangedBoard = true
     case .mirrored(let state, let source):
+      reaction.mayHaveChangedBoard = true
       let time = advanceTime(to: now, now: now)
       passTime(to: time, into: &reaction)
       record(take(state, at: time), source: source, into: &reaction)
@@ -234,6 +241,7 @@ public struct DaemonLogic {
     if let index, event.kind == .release,
       case .horn(let name)? = keymaps[index].keymap.bindings[event.key]
     {
+      reaction.mayHaveChangedBoard = true
       let time = advanceTime(to: event.time, now: now)
       passTime(to: time, into: &reaction)
       record(board.releaseHorn(name, at: time), source: keypadSources[index], into: &reaction)
@@ -248,6 +256,7 @@ public struct DaemonLogic {
     if notesKeys {
       reaction.keyNotes.append(KeyNote(event: event, action: action))
     }
+    reaction.mayHaveChangedBoard = true
     let time = advanceTime(to: event.time, now: now)
     passTime(to: time, into: &reaction)
     let eventsBefore = reaction.events.count
@@ -394,6 +403,9 @@ public struct DaemonLogic {
   private func record(
     _ events: [ScoreboardEvent], source: String?, into reaction: inout Reaction
   ) {
+    if !events.isEmpty {
+      reaction.mayHaveChangedBoard = true
+    }
     for event in events {
       reaction.events.append((event, source))
       switch event {

@@ -58,6 +58,23 @@ import Testing
     #expect(harness.shows == " 1 7")
   }
 
+  /// A key that does nothing (a release) read once the board's deadline has come, before
+  /// the round for that deadline: the frames due then are drawn in the key's step, whose
+  /// next deadline is a later one.
+  @Test func aKeyThatDoesNothingAfterTheBoardsDeadlineShowsTheFramesDueThen() throws {
+    let harness = try DaemonHarness(keys: "KEY_S = select home")
+    try harness.advance(by: .milliseconds(100))
+    try harness.press("KEY_S")
+    let cursorOn = harness.shows
+    // Past the cursor's blink (500 ms) without a round; then a key's release comes.
+    harness.clock.time = harness.clock.now() + .milliseconds(600)
+    try harness.key("KEY_KPPLUS", pressed: false)
+    try harness.settle()
+    #expect(harness.shows != cursorOn, "the cursor blinked: \(cursorOn) and \(harness.shows)")
+    try harness.advance(by: .milliseconds(500))
+    #expect(harness.shows == cursorOn)
+  }
+
   /// The keys of a burst are saved together once the interval after the last write has
   /// passed, with the burst's last value.
   @Test func aBurstOfKeysIsSavedWithItsLastValue() throws {

@@ -79,6 +79,31 @@ import Testing
     #expect(cancel.nextDeadline == nil)
   }
 
+  /// Whether a step may have changed the board, for the daemon to draw the frames again
+  /// or not: keys that did nothing (a release of a key bound to its press, a key not
+  /// mapped) leave it as it was.
+  @Test func aStepSaysWhetherItMayHaveChangedTheBoard() {
+    var logic = Self.logic()
+    let plus = Self.press("KEY_KPPLUS", at: 100)
+    #expect(logic.step(.keys([plus]), at: .milliseconds(110)).mayHaveChangedBoard)
+    var release = plus
+    release.kind = .release
+    release.time = .milliseconds(120)
+    #expect(!logic.step(.keys([release]), at: .milliseconds(130)).mayHaveChangedBoard)
+    let unmapped = Self.press("KEY_F9", at: 140)
+    #expect(!logic.step(.keys([unmapped]), at: .milliseconds(150)).mayHaveChangedBoard)
+    #expect(
+      logic.step(.keys([release, plus]), at: .milliseconds(160)).mayHaveChangedBoard,
+      "one key of the step did something")
+    #expect(
+      logic.step(.keys([Self.press("KEY_F1", at: 170)]), at: .milliseconds(180))
+        .mayHaveChangedBoard, "refused, but performed")
+    #expect(logic.step(.deadline, at: .milliseconds(190)).mayHaveChangedBoard)
+    #expect(
+      logic.step(.request(.get(field: "home"), client: "c"), at: .milliseconds(200))
+        .mayHaveChangedBoard)
+  }
+
   @Test func theModelsTimeNeverGoesBack() {
     var logic = Self.logic()
     _ = logic.step(.request(.get(field: "home"), client: "c"), at: .milliseconds(500))
