@@ -19,11 +19,17 @@ public struct DaemonLogic {
   /// The keypads and their keymaps, in configuration order: `press` without a keypad
   /// name uses the first.
   public private(set) var keymaps: [(keypad: String, keymap: Keymap)] {
-    didSet { keypadSources = Self.sources(of: keymaps) }
+    didSet {
+      keypadSources = Self.sources(of: keymaps)
+      keymapsHoldHorns = Self.holdHorns(keymaps)
+    }
   }
   /// What each keypad's changes are recorded as coming from (`keypad NAME`), in the order
   /// of `keymaps`: made once, not on every key.
   private var keypadSources: [String]
+  /// Whether each keymap, in the order of `keymaps`, binds a horn key (sounding while
+  /// held): only then does a release need its binding looked up.
+  private var keymapsHoldHorns: [Bool]
   /// The time of the latest input, or of the latest step in which time passing changed
   /// something: no later input takes effect before it.
   public private(set) var time: Instant = .zero
@@ -97,10 +103,17 @@ public struct DaemonLogic {
     self.board = board
     self.keymaps = keymaps
     keypadSources = Self.sources(of: keymaps)
+    keymapsHoldHorns = Self.holdHorns(keymaps)
   }
 
   private static func sources(of keymaps: [(keypad: String, keymap: Keymap)]) -> [String] {
     keymaps.map { "keypad " + $0.keypad }
+  }
+
+  private static func holdHorns(_ keymaps: [(keypad: String, keymap: Keymap)]) -> [Bool] {
+    keymaps.map { keymap in
+      keymap.keymap.bindings.values.contains { if case .horn = $0 { true } else { false } }
+    }
   }
 
   /// Calls `body` with the board where it is. A read of `board` through a class's
@@ -238,7 +251,7 @@ public struct DaemonLogic {
 
   private mutating func press(_ event: KeyEvent, at now: Instant, into reaction: inout Reaction) {
     let index = keymaps.firstIndex { $0.keypad == event.keypad }
-    if let index, event.kind == .release,
+    if let index, event.kind == .release, keymapsHoldHorns[index],
       case .horn(let name)? = keymaps[index].keymap.bindings[event.key]
     {
       reaction.mayHaveChangedBoard = true
