@@ -655,13 +655,14 @@ public final class Daemon {
         throw error
       }
     }
-    for name in logic.reconfigure(new.scoreboard, keymaps: Self.keymaps(new)) {
-      logger.notice("field \(name): no longer configured or its value no longer fits; dropped")
-    }
     if let newStore {
+      // The old file gets what is pending of the board before the change.
       finishStore()
       store = newStore
       adoptStore()
+    }
+    for name in logic.reconfigure(new.scoreboard, keymaps: Self.keymaps(new)) {
+      logger.notice("field \(name): no longer configured or its value no longer fits; dropped")
     }
     if let newControl {
       control = newControl

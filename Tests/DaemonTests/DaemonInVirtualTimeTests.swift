@@ -230,6 +230,29 @@ import Testing
     #expect(try harness.runUntil { harness.isOnline("score") == true })
   }
 
+  /// A reload that moves the state file first writes what was held for the old file,
+  /// as the board was before the reload: the old file keeps a field the new
+  /// configuration drops.
+  @Test func aReloadToAnotherStateFileLeavesTheOldOneWithTheBoardBeforeIt() throws {
+    let harness = try DaemonHarness()
+    try harness.advance(by: .milliseconds(100))
+    for _ in 1...3 {
+      try harness.press("KEY_KPPLUS")
+      try harness.advance(by: .milliseconds(2))
+    }
+    let moved = DaemonHarness.configuration(
+      folder: harness.folder, port: harness.terminalPath, extra: ""
+    )
+    .replacing(harness.folder.path(of: "state"), with: harness.folder.path(of: "moved"))
+    .replacing("[field home]", with: "[field guests]")
+    .replacing("add home", with: "add guests")
+    _ = try harness.folder.write("scoreboardd.conf", moved)
+    pthread_kill(pthread_self(), SIGHUP)
+    #expect(try harness.runUntil { harness.log.lines.contains { $0.contains("reloaded") } })
+    let old = harness.folder.read("state") ?? "no state file"
+    #expect(old.contains("field home 3\n"), "\(old)")
+  }
+
   @Test func aDisplayGoesOfflineAndComesBackAtItsRetry() throws {
     let harness = try DaemonHarness(
       extra: """
