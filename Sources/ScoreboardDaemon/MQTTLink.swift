@@ -308,9 +308,12 @@ final class MQTTLink {
 
   /// At the round's end, and when `deadline` comes: publishes the changed state once the
   /// credit allows.
-  func publishIfDue(_ board: Scoreboard, at now: Instant) {
+  ///
+  /// - Parameter board: Read only when the state is published: the daemon's board is
+  ///   copied, every array of it retained, when it is read.
+  func publishIfDue(_ board: @autoclosure () -> Scoreboard, at now: Instant) {
     guard statePending, credit(at: now) >= Self.stateInterval else { return }
-    publishState(board, at: now)
+    publishState(board(), at: now)
   }
 
   /// Publishes a changed state not yet published now: the daemon is stopping.
@@ -335,10 +338,15 @@ final class MQTTLink {
   /// retained: Home Assistant's sensors show what the board shows (a sensor cannot run
   /// a clock from its start instant, as a mirror does); the retained document stays the
   /// one of the last change.
-  func publishWhileRunning(_ board: Scoreboard, at now: Instant) {
-    guard isConnected, settings.mirror == nil, discovery != nil,
-      board.clocks.contains(where: { $0?.isRunning == true })
-    else {
+  ///
+  /// - Parameter board: Read only when the state may be published (as `publishIfDue`).
+  func publishWhileRunning(_ board: @autoclosure () -> Scoreboard, at now: Instant) {
+    guard isConnected, settings.mirror == nil, discovery != nil else {
+      lastRunningPublish = nil
+      return
+    }
+    let board = board()
+    guard board.clocks.contains(where: { $0?.isRunning == true }) else {
       lastRunningPublish = nil
       return
     }
@@ -352,8 +360,12 @@ final class MQTTLink {
 
   /// Sends key actions of a mirror to the board it mirrors, each with an id of its own,
   /// so that a message the broker delivers twice is carried out once.
-  func forward(_ requests: [ControlRequest]) {
-    guard let mirror = settings.mirror, mirror.forwardsKeys, !requests.isEmpty else { return }
+  ///
+  /// - Parameter requests: Worked out only on a mirror that forwards its keys.
+  func forward(_ requests: @autoclosure () -> [ControlRequest]) {
+    guard let mirror = settings.mirror, mirror.forwardsKeys else { return }
+    let requests = requests()
+    guard !requests.isEmpty else { return }
     guard isConnected else {
       logger.log(
         .warning, throttle: "mqtt forward",
