@@ -3,6 +3,10 @@ public enum JSONString {
   /// `text` as a JSON string: quotes, backslashes and control characters (C0 and DEL)
   /// escaped, the rest as it is (UTF-8).
   public static func quoted(_ text: String) -> String {
+    // Most texts (names, digits) need nothing escaped: copied whole, not scalar by scalar.
+    if text.utf8.allSatisfy(needsNoEscape) {
+      return "\"" + text + "\""
+    }
     var escaped = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -18,5 +22,11 @@ public enum JSONString {
       }
     }
     return escaped + "\""
+  }
+
+  /// A byte of UTF-8 that stands for itself in a JSON string: not a quote, a backslash or
+  /// a control character (the bytes of a multi-byte scalar are all 0x80 or more).
+  private static func needsNoEscape(_ byte: UInt8) -> Bool {
+    byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F
   }
 }

@@ -26,6 +26,16 @@ public enum JSONText {
 
   /// `{"key":value,...}` of values that are JSON text already, in the order given.
   public static func object(_ members: [(key: String, json: String)]) -> String {
-    "{" + members.map { string($0.key) + ":" + $0.json }.joined(separator: ",") + "}"
+    // Written into one string: no string a member, no array of them to join.
+    var text = "{"
+    for member in members {
+      if text.utf8.count > 1 {
+        text += ","
+      }
+      text += string(member.key)
+      text += ":"
+      text += member.json
+    }
+    return text + "}"
   }
 }

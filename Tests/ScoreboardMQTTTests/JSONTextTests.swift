@@ -8,6 +8,8 @@ import Testing
       ("line\nbreak\r\ttab", #""line\nbreak\r\ttab""#),
       ("\u{01}\u{1F}\u{7F}", #""\u0001\u001F\u007F""#),
       ("Zürich 😀", "\"Zürich 😀\""), ("", #""""#),
+      ("\u{80}\u{9F}é", "\"\u{80}\u{9F}é\""), ("Zürich \"1\"", #""Zürich \"1\"""#),
+      ("tab\tat the end\t", #""tab\tat the end\t""#),
     ] as [(String, String)])
   func escapesStrings(text: String, json: String) throws {
     #expect(JSONText.string(text) == json)
