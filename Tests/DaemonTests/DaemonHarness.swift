@@ -153,6 +153,15 @@ final class DaemonHarness {
     _ = try records.withUnsafeBytes { try keypad.write($0) }
   }
 
+  /// Presses and releases a key `times` times, `interval` apart in virtual time, each
+  /// served in its round: a burst of keys.
+  func press(_ name: String, times: Int, every interval: Duration) throws {
+    for _ in 0..<times {
+      try press(name)
+      try advance(by: interval)
+    }
+  }
+
   /// Presses and releases a key now, and serves it.
   func press(_ name: String) throws {
     try key(name, pressed: true)

@@ -80,10 +80,7 @@ import Testing
   @Test func aBurstOfKeysIsSavedWithItsLastValue() throws {
     let harness = try DaemonHarness()
     try harness.advance(by: .milliseconds(100))
-    for _ in 1...9 {
-      try harness.press("KEY_KPPLUS")
-      try harness.advance(by: .milliseconds(2))
-    }
+    try harness.press("KEY_KPPLUS", times: 9, every: .milliseconds(2))
     #expect(harness.shows == " 9 0")
     try harness.advance(by: .milliseconds(50))
     let saved = try harness.runUntil {
@@ -236,10 +233,7 @@ import Testing
   @Test func aReloadToAnotherStateFileLeavesTheOldOneWithTheBoardBeforeIt() throws {
     let harness = try DaemonHarness()
     try harness.advance(by: .milliseconds(100))
-    for _ in 1...3 {
-      try harness.press("KEY_KPPLUS")
-      try harness.advance(by: .milliseconds(2))
-    }
+    try harness.press("KEY_KPPLUS", times: 3, every: .milliseconds(2))
     let moved = DaemonHarness.configuration(
       folder: harness.folder, port: harness.terminalPath, extra: ""
     )
