@@ -247,6 +247,11 @@ static void on_connect(struct mosquitto *mosq, void *object, int code, int flags
     client->connected = 1;
     client->accepted = 1;
     client->attempt_log[0] = 0;
+    // libmosquitto's log is listened to for the errors of an attempt only: with a
+    // callback set, it formats a line (a malloc and a vsnprintf) for every packet sent
+    // or received, which cost the loop more than the publication it logs. The end of
+    // the connection is reported with libmosquitto's reason.
+    api.mosquitto_log_callback_set(mosq, NULL);
     for (int index = 0; index < client->subscription_count; index++) {
       api.mosquitto_subscribe_v5(mosq, NULL, client->subscriptions[index].topic,
                                  client->subscriptions[index].qos,

@@ -11,6 +11,11 @@ extension Scoreboard {
     return clock.time(at: now, format: format)
   }
 
+  /// Whether any clock of the board runs.
+  public var hasRunningClock: Bool {
+    clocks.contains { $0?.isRunning == true }
+  }
+
   /// Whether clock field `index` is switched off at `now`: a shot clock that follows a
   /// clock counting down on which less time is left than on it.
   public func clockIsBlank(_ index: Int, at now: Instant) -> Bool {

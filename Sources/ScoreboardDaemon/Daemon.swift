@@ -304,7 +304,7 @@ public final class Daemon {
     }
     var save = StateStore.Progress.done(unsavedReason: nil)
     if !reaction.changesState {
-      mqtt?.publishWhileRunning(logic.board, at: now)
+      mqtt?.publishWhileRunning(logic.board, clockRuns: logic.board.hasRunningClock, at: now)
     } else {
       mqtt?.forward(ForwardedActions.requests(for: reaction.events, spec: logic.board.spec))
       statusMayHaveChanged = true

@@ -57,15 +57,18 @@ final class MQTTLink {
   /// `discoveries`).
   private var discovery: HomeAssistantDiscovery?
   private var withdrawnDiscovery: HomeAssistantDiscovery?
+  /// Writes the state documents, rewriting only the fields that changed.
+  private var stateWriter = StateDocumentWriter()
   /// When the state document was last published for a running clock.
   private var lastRunningPublish: Instant?
   /// Whether a change of the board waits to be published: at the round's end
   /// (`publishIfDue`, once however many steps changed it), or once `publishCredit`
   /// allows.
   private var statePending = false
-  /// How much publishing the state may do at once, in time: it grows with the time
-  /// passing, up to `stateBurst`, and each publication spends `stateInterval`; counted
-  /// at `creditCountedAt`.
+  /// How much publishing the state may do at once, in nanoseconds of time: it grows
+  /// with the time passing, up to `stateBurst`, and each publication spends
+  /// `stateInterval`; counted at `creditCountedAt`. (Plain nanoseconds: a `Duration`'s
+  /// 128-bit arithmetic on every round cost more than the rest of the check.)
   private var publishCredit = MQTTLink.stateBurst
   private var creditCountedAt: Instant?
 
@@ -73,20 +76,22 @@ final class MQTTLink {
   /// changes 20 ms or more apart go out as they come, the rest of a burst (a flood of
   /// keys, a held key repeating) together when the credit allows, so that the broker
   /// always ends with the latest state and a burst costs the board 50 publications a
-  /// second at most.
-  static let stateInterval: Duration = .milliseconds(20)
-  static let stateBurst: Duration = stateInterval * 2
+  /// second at most. In nanoseconds.
+  static let stateInterval: Int64 = 20_000_000
+  static let stateBurst: Int64 = stateInterval * 2
 
   /// The credit at `now`.
-  private func credit(at now: Instant) -> Duration {
+  private func credit(at now: Instant) -> Int64 {
     guard let creditCountedAt else { return Self.stateBurst }
-    return min(publishCredit + (now - creditCountedAt), Self.stateBurst)
+    let elapsed = now.nanoseconds &- creditCountedAt.nanoseconds
+    return elapsed >= Self.stateBurst
+      ? Self.stateBurst : min(publishCredit + elapsed, Self.stateBurst)
   }
 
   /// When a change held back by the credit is due to go out; nil when none waits.
   var deadline: Instant? {
     guard statePending, let creditCountedAt else { return nil }
-    return creditCountedAt + (Self.stateInterval - publishCredit)
+    return creditCountedAt.advanced(byNanoseconds: Self.stateInterval - publishCredit)
   }
 
   /// The link that `settings` describe, carrying out commands with `carryOut`; nothing
@@ -326,11 +331,11 @@ final class MQTTLink {
   private func publishState(_ board: Scoreboard, at now: Instant) {
     statePending = false
     guard isConnected, settings.mirror == nil, !stateWaitsForDiscovery else { return }
-    let document = StateDocument.json(
+    let document = stateWriter.bytes(
       of: board, at: now, wallClockMilliseconds: clock.wallClockMilliseconds())
     client.publish(topics.state, document, qos: settings.qos, retain: true)
     lastRunningPublish = now
-    publishCredit = max(credit(at: now) - Self.stateInterval, .zero)
+    publishCredit = max(credit(at: now) - Self.stateInterval, 0)
     creditCountedAt = now
   }
 
@@ -339,22 +344,24 @@ final class MQTTLink {
   /// a clock from its start instant, as a mirror does); the retained document stays the
   /// one of the last change.
   ///
-  /// - Parameter board: Read only when the state may be published (as `publishIfDue`).
-  func publishWhileRunning(_ board: @autoclosure () -> Scoreboard, at now: Instant) {
-    guard isConnected, settings.mirror == nil, discovery != nil else {
-      lastRunningPublish = nil
-      return
-    }
-    let board = board()
-    guard board.clocks.contains(where: { $0?.isRunning == true }) else {
+  /// - Parameters:
+  ///   - board: Read only when the state is published (as `publishIfDue`).
+  ///   - clockRuns: Whether a clock of the board runs; asked only when Home Assistant
+  ///     may be told.
+  func publishWhileRunning(
+    _ board: @autoclosure () -> Scoreboard, clockRuns: @autoclosure () -> Bool, at now: Instant
+  ) {
+    guard isConnected, settings.mirror == nil, case .some = discovery, clockRuns() else {
       lastRunningPublish = nil
       return
     }
     // 0.9 s: the deadlines of whole seconds come a second apart, give or take a wakeup.
-    if let last = lastRunningPublish, now < last + .milliseconds(900) { return }
+    if let last = lastRunningPublish, now.nanoseconds &- last.nanoseconds < 900_000_000 {
+      return
+    }
     lastRunningPublish = now
-    let document = StateDocument.json(
-      of: board, at: now, wallClockMilliseconds: clock.wallClockMilliseconds())
+    let document = stateWriter.bytes(
+      of: board(), at: now, wallClockMilliseconds: clock.wallClockMilliseconds())
     client.publish(topics.state, document, qos: 0, retain: false)
   }
 

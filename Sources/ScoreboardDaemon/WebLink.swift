@@ -26,6 +26,8 @@ final class WebLink {
   /// clocks), the state (if it changed), then these events in order.
   private var framesHeld = false
   private var stateHeld = false
+  /// Writes the state documents, rewriting only the fields that changed.
+  private var stateWriter = StateDocumentWriter()
   private var eventsHeld: [[UInt8]] = []
   /// When the streams' news was first held back: it goes out `pageDelay` later.
   private var heldSince: Instant?
@@ -324,7 +326,7 @@ final class WebLink {
   }
 
   private func document(of board: Scoreboard, at now: Instant) -> String {
-    StateDocument.json(of: board, at: now, wallClockMilliseconds: clock.wallClockMilliseconds())
+    stateWriter.json(of: board, at: now, wallClockMilliseconds: clock.wallClockMilliseconds())
   }
 
   // MARK: - Requests
