@@ -88,10 +88,19 @@ final class MQTTLink {
       ? Self.stateBurst : min(publishCredit + elapsed, Self.stateBurst)
   }
 
-  /// When a change held back by the credit is due to go out; nil when none waits.
+  /// How long a change held back by the credit may wait past the instant the credit
+  /// allows it, for a round that runs anyway to publish it: while a burst goes on, its
+  /// next change's round publishes what waits, and the loop is not woken for the
+  /// publication alone (a wakeup costs as much as the publication). The last change of a
+  /// burst goes out at most this much later. In nanoseconds.
+  static let heldSlack: Int64 = 10_000_000
+
+  /// When a change held back by the credit is due to go out; nil when none waits. Any
+  /// round from `heldSlack` before it on publishes it (`publishIfDue`).
   var deadline: Instant? {
     guard statePending, let creditCountedAt else { return nil }
-    return creditCountedAt.advanced(byNanoseconds: Self.stateInterval - publishCredit)
+    return creditCountedAt.advanced(
+      byNanoseconds: Self.stateInterval - publishCredit + Self.heldSlack)
   }
 
   /// The link that `settings` describe, carrying out commands with `carryOut`; nothing
