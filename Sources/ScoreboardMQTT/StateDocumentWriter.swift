@@ -56,9 +56,11 @@ public struct StateDocumentWriter {
         continue
       }
       var json = JSONText.string(fields[index].name) + ":"
-      writeField(
-        index, of: board, at: now, wallClockMilliseconds: wallClockMilliseconds,
-        hasPenalties: hasPenalties, into: &json)
+      if let source {
+        write(source, of: fields[index], into: &json)
+      } else {
+        Self.writePenalties(index, of: board, at: now, into: &json)
+      }
       let bytes = Array(json.utf8)
       parts[index] = source.map { Part(source: $0, json: bytes) }
       document.append(contentsOf: bytes)
@@ -127,7 +129,7 @@ public struct StateDocumentWriter {
     var json: [UInt8]
   }
 
-  /// What a field's part is written from, besides the fields' configuration: equal
+  /// What a field's part is written from, besides the field's configuration: equal
   /// sources give the same text.
   private enum Source: Equatable {
     case number(value: Int, bonus: Int?)
@@ -162,44 +164,49 @@ public struct StateDocumentWriter {
     }
   }
 
-  /// Appends field `index`'s `{...}` to `json`.
-  private func writeField(
-    _ index: Int, of board: Scoreboard, at now: Instant, wallClockMilliseconds: Int64,
-    hasPenalties: Bool, into json: inout String
-  ) {
-    let field = fields[index]
-    switch field.kind {
-    case .number:
-      json += "{\"shown\":" + JSONText.string(field.text(of: board.values[index]))
-      json += ",\"value\":" + String(board.values[index])
-      if field.teamFouls?.bonus.isEmpty == false {
-        json += ",\"bonus\":" + String(board.bonusLevel(of: index))
+  /// Appends the `{...}` of `field` written from `source` to `json`: what the part is
+  /// kept with is all it is written from.
+  private func write(_ source: Source, of field: FieldSpec, into json: inout String) {
+    switch source {
+    case .number(let value, let bonus):
+      json += "{\"shown\":" + JSONText.string(field.text(of: value))
+      json += ",\"value\":" + String(value)
+      if let bonus {
+        json += ",\"bonus\":" + String(bonus)
       }
       json += "}"
-    case .list:
-      let shown = JSONText.string(field.text(of: board.values[index]))
+    case .list(let value):
+      let shown = JSONText.string(field.text(of: value))
       json += "{\"shown\":" + shown + ",\"value\":" + shown + "}"
-    case .clock(let format):
-      let clock = board.clocks[index] ?? ClockState(time: format.startTime)
-      let time = clock.time(at: now, format: format)
-      json += "{\"shown\":" + JSONText.string(format.text(time)) + ",\"clock\":"
-      Self.writeClock(
-        clock, time: time, format: format, at: now,
-        wallClockMilliseconds: wallClockMilliseconds, into: &json)
-      if hasPenalties {
+    case .clock(let time, let startedAtMilliseconds, let timeAtStart, let played):
+      // A clock's source is only ever taken from a clock field.
+      guard let format = field.clockFormat else { return }
+      json += "{\"shown\":" + JSONText.string(format.text(time))
+      json += ",\"clock\":{\"time_ms\":" + String(time.milliseconds)
+      json += startedAtMilliseconds == nil ? ",\"running\":false" : ",\"running\":true"
+      json += ",\"started_at_ms\":" + (startedAtMilliseconds.map { String($0) } ?? "null")
+      json += ",\"time_at_start_ms\":" + String(timeAtStart.milliseconds)
+      json += ",\"counts\":" + JSONText.string(format.direction.rawValue)
+      json += ",\"end_ms\":" + String(format.endTime.milliseconds) + "}"
+      if let played {
         // Where the clock stands, as game time played (which penalties count).
-        json += ",\"played_ms\":" + String(board.played(index, at: now).milliseconds)
-      }
-      json += "}"
-    case .penalties:
-      let shown = Renderer.penaltySlotTexts(of: board, field: index, at: now)
-      json += "{\"shown\":" + JSONText.string(shown.joined(separator: " "))
-      json += ",\"penalties\":" + Self.penaltiesJSON(board, field: index, at: now)
-      if let clock = board.penaltyClock(of: index) {
-        json += ",\"game_clock\":" + JSONText.string(board.spec.fields[clock].name)
+        json += ",\"played_ms\":" + String(played.milliseconds)
       }
       json += "}"
     }
+  }
+
+  /// Appends penalties field `index`'s `{...}` to `json`.
+  private static func writePenalties(
+    _ index: Int, of board: Scoreboard, at now: Instant, into json: inout String
+  ) {
+    let shown = Renderer.penaltySlotTexts(of: board, field: index, at: now)
+    json += "{\"shown\":" + JSONText.string(shown.joined(separator: " "))
+    json += ",\"penalties\":" + penaltiesJSON(board, field: index, at: now)
+    if let clock = board.penaltyClock(of: index) {
+      json += ",\"game_clock\":" + JSONText.string(board.spec.fields[clock].name)
+    }
+    json += "}"
   }
 
   /// The scores by period, when the period field keeps them: each period ended, then the
@@ -240,21 +247,6 @@ public struct StateDocumentWriter {
           ("ended_ms", open.penalty.endedAt.map { String($0.milliseconds) } ?? "null"),
         ])
       })
-  }
-
-  /// Appends `{"time_ms":...,"running":...,"started_at_ms":...,...}` of one clock.
-  private static func writeClock(
-    _ clock: ClockState, time: Duration, format: ClockFormat, at now: Instant,
-    wallClockMilliseconds: Int64, into json: inout String
-  ) {
-    let startedAt = wallClockStart(
-      of: clock, at: now, wallClockMilliseconds: wallClockMilliseconds)
-    json += "{\"time_ms\":" + String(time.milliseconds)
-    json += clock.isRunning ? ",\"running\":true" : ",\"running\":false"
-    json += ",\"started_at_ms\":" + (startedAt.map { String($0) } ?? "null")
-    json += ",\"time_at_start_ms\":" + String(clock.time.milliseconds)
-    json += ",\"counts\":" + JSONText.string(format.direction.rawValue)
-    json += ",\"end_ms\":" + String(format.endTime.milliseconds) + "}"
   }
 
   /// When a running clock started, on the wall clock (milliseconds since 1970), pinned
