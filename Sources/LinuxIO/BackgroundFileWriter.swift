@@ -1,6 +1,6 @@
 @preconcurrency import Glibc
 
-/// Writes a small file durably (`AtomicFile.write`) on a thread of its own, so that the
+/// Writes a small file durably (`TwoSlotFile.write`) on a thread of its own, so that the
 /// thread that asks never waits for the disk: an SD card's `fsync` can take tens of
 /// milliseconds, which a key or a clock frame must not wait behind.
 ///
@@ -42,16 +42,16 @@ public final class BackgroundFileWriter {
     close()
   }
 
-  /// Starts writing `bytes` to `path`; the result carries `ticket`. Only when the writer
-  /// is not busy.
+  /// Starts writing `bytes` to `file`, which the writer's thread uses until the result
+  /// is taken; the result carries `ticket`. Only when the writer is not busy.
   ///
   /// - Throws: `IOError` naming `pthread_create` when the thread cannot be made.
-  public func start(_ bytes: [UInt8], to path: String, ticket: UInt64) throws {
+  public func start(_ bytes: [UInt8], to file: TwoSlotFile, ticket: UInt64) throws {
     precondition(!isBusy, "one write at a time")
     if thread == nil {
       try makeThread()
     }
-    shared.post(Job(path: path, bytes: bytes, ticket: ticket))
+    shared.post(Job(file: file, bytes: bytes, ticket: ticket))
     isBusy = true
   }
 
@@ -95,7 +95,7 @@ public final class BackgroundFileWriter {
   }
 
   private struct Job {
-    var path: String
+    var file: TwoSlotFile
     var bytes: [UInt8]
     var ticket: UInt64
   }
@@ -173,7 +173,7 @@ public final class BackgroundFileWriter {
         pthread_mutex_unlock(mutex)
         var failure: String?
         do {
-          try AtomicFile.write(next.bytes, to: next.path)
+          try next.file.write(next.bytes)
         } catch let error as IOError {
           failure = "\(error.operation): \(error.errno)"
         } catch {

@@ -18,6 +18,14 @@ extension FileDescriptor {
   public static func readRegularFile(_ path: String, limit: Int, followingLinks: Bool = true)
     throws -> [UInt8]
   {
+    try readRegularFileAndStatus(path, limit: limit, followingLinks: followingLinks).contents
+  }
+
+  /// `readRegularFile(_:limit:followingLinks:)`, with the status of the file that was
+  /// read (its identity, size and owner).
+  static func readRegularFileAndStatus(_ path: String, limit: Int, followingLinks: Bool)
+    throws -> (contents: [UInt8], status: FileStatus)
+  {
     var status = stat()
     _ = try retryOnInterrupt(followingLinks ? "stat" : "lstat", path: path) {
       followingLinks
@@ -54,7 +62,7 @@ extension FileDescriptor {
         throw IOError(operation: error.operation, path: path, errno: error.errno)
       }
       if count == 0 {
-        return contents
+        return (contents, opened)
       }
       contents += chunk[0..<count]
       if contents.count > limit {

@@ -56,6 +56,16 @@ enum SystemCall {
     call("fsync", descriptor: descriptor) { Glibc.fsync(descriptor) }
   }
 
+  static func pwrite(
+    _ descriptor: CInt, _ buffer: UnsafeRawPointer?, _ count: Int, _ offset: off_t
+  ) -> Int {
+    call("pwrite", descriptor: descriptor) { Glibc.pwrite(descriptor, buffer, count, offset) }
+  }
+
+  static func fdatasync(_ descriptor: CInt) -> CInt {
+    call("fdatasync", descriptor: descriptor) { Glibc.fdatasync(descriptor) }
+  }
+
   static func fstat(_ descriptor: CInt, _ status: inout stat) -> CInt {
     call("fstat", descriptor: descriptor) { Glibc.fstat(descriptor, &status) }
   }

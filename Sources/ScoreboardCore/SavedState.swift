@@ -1,10 +1,11 @@
 /// What the scoreboard keeps across restarts: each field's value, the brightness and
 /// whether the displays are blanked, as the text of the state file.
 ///
-/// The file is a few lines a person can read:
+/// The state is a few lines a person can read (the state file keeps two copies of
+/// them, each after a line of its own: `TwoSlotFile` in LinuxIO):
 ///
 /// ```
-/// # scoreboardd state; written by scoreboardd, replaced atomically on every change
+/// # scoreboardd state; written by scoreboardd on every change
 /// version 2
 /// brightness 8
 /// blank off
@@ -176,7 +177,7 @@ public struct SavedState: Hashable, Sendable {
   /// words, as the configuration makes them.
   public func encoded() -> String {
     var lines = [
-      "# scoreboardd state; written by scoreboardd, replaced atomically on every change",
+      "# scoreboardd state; written by scoreboardd on every change",
       "version \(Self.version)",
     ]
     if let brightness {

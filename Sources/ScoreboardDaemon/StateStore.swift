@@ -5,8 +5,8 @@ import ScoreboardDrivers
 /// The state file, where the committed scores survive restarts and power cuts, and how
 /// its writes fare.
 ///
-/// A save is durable once the file was written, flushed, renamed and its folder flushed
-/// (`AtomicFile`). The daemon's store writes on a thread of its own
+/// A save is durable once the file was written and flushed: in place, in the slot not
+/// holding the newest state, or as a new file renamed over the old one (`TwoSlotFile`). The daemon's store writes on a thread of its own
 /// (`BackgroundFileWriter`), so that the loop never waits for the disk: `save` starts a
 /// write and returns its ticket, and `takeCompletions` later says which tickets are
 /// durable; a state saved while a write runs waits for it, and only the newest such
@@ -57,6 +57,8 @@ final class StateStore {
 
   /// The state file; nil when none is configured.
   let path: String?
+  /// The state file's slots; nil when none is configured.
+  private let file: TwoSlotFile?
   private let logger: Logger
   private let clock: any TimeSource
   private(set) var health: Health
@@ -94,6 +96,7 @@ final class StateStore {
   ) {
     self.clock = clock
     self.path = path
+    file = path.map(TwoSlotFile.init(path:))
     self.logger = logger
     health = path == nil ? .off : .saved
     if inBackground, path != nil {
@@ -143,10 +146,13 @@ final class StateStore {
   ///
   /// - Returns: The state, or nil when there is none to use.
   func load(at now: Instant) -> SavedState? {
-    guard let path else { return nil }
+    guard let path, let file else { return nil }
     let bytes: [UInt8]?
     do {
-      bytes = try AtomicFile.read(path, limit: Self.sizeLimit)
+      bytes = try file.read(limit: Self.sizeLimit)
+    } catch let error as TwoSlotFile.Damaged {
+      setAside(path, because: "damaged (\(error.reason))", at: now)
+      return nil
     } catch let error as NotARegularFile {
       setAside(path, because: "\(error)", at: now)
       return nil
@@ -293,11 +299,11 @@ final class StateStore {
   /// goes when it is done). A writer whose thread cannot be made is given up: the write
   /// is made at once, and so are all later ones.
   private func startPending(at now: Instant) {
-    guard let writer, !writer.isBusy, let path else { return }
+    guard let writer, !writer.isBusy, let path, let file else { return }
     refreshPending()
     guard let next = pending else { return }
     do {
-      try writer.start(Array(next.state.encoded().utf8), to: path, ticket: next.ticket)
+      try writer.start(Array(next.state.encoded().utf8), to: file, ticket: next.ticket)
       inFlight = next
       pending = nil
       pendingMayWait = false
@@ -357,9 +363,9 @@ final class StateStore {
 
   private func write(_ state: SavedState, to path: String, at now: Instant) -> Bool {
     let bytes = Array(state.encoded().utf8)
-    var result = attempt(bytes, to: path)
+    var result = attempt(bytes)
     if case .failure = result, replaceEntryThatIsNotAFile(at: path, now: now) {
-      result = attempt(bytes, to: path)
+      result = attempt(bytes)
     }
     switch result {
     case .success:
@@ -405,9 +411,9 @@ final class StateStore {
   }
 
   /// One write of the file; the reason in words when it fails.
-  private func attempt(_ bytes: [UInt8], to path: String) -> Result<Void, WriteFailure> {
+  private func attempt(_ bytes: [UInt8]) -> Result<Void, WriteFailure> {
     do {
-      try AtomicFile.write(bytes, to: path)
+      try file?.write(bytes)
       return .success(())
     } catch let error as IOError {
       return .failure(WriteFailure(reason: "\(error.operation): \(error.errno)"))

@@ -50,7 +50,7 @@ import Testing
     // A request's answer comes once the change is on the disk.
     let client = try harness.controlClient()
     #expect(try harness.request("set away 7", from: client) == "ok away 7")
-    #expect(harness.folder.read("state")?.contains("away") == true)
+    #expect(harness.folder.readNewest("state")?.contains("away") == true)
     // The key's bytes still take their wire time (virtual time has not moved): the new
     // frame waits for the line, then goes out.
     #expect(harness.shows == " 1 0")
@@ -84,9 +84,9 @@ import Testing
     #expect(harness.shows == " 9 0")
     try harness.advance(by: .milliseconds(50))
     let saved = try harness.runUntil {
-      harness.folder.read("state")?.contains("field home 9\n") == true
+      harness.folder.readNewest("state")?.contains("field home 9\n") == true
     }
-    #expect(saved, "\(harness.folder.read("state") ?? "no state file")")
+    #expect(saved, "\(harness.folder.readNewest("state") ?? "no state file")")
   }
 
   /// 99 keys on a 2400-baud line, `interval` apart, each carried out in a round of its
@@ -243,7 +243,7 @@ import Testing
     _ = try harness.folder.write("scoreboardd.conf", moved)
     pthread_kill(pthread_self(), SIGHUP)
     #expect(try harness.runUntil { harness.log.lines.contains { $0.contains("reloaded") } })
-    let old = harness.folder.read("state") ?? "no state file"
+    let old = harness.folder.readNewest("state") ?? "no state file"
     #expect(old.contains("field home 3\n"), "\(old)")
   }
 

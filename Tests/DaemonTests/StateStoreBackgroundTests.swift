@@ -161,7 +161,7 @@ import Testing
     #expect(retried == [.init(ticket: 1, unsavedReason: nil)])
     #expect(store.health == .saved)
     #expect(store.retryAt == nil)
-    #expect(folder.read("missing/state").map { try? SavedState(parsing: $0) } == Self.first)
+    #expect(folder.readNewest("missing/state").map { try? SavedState(parsing: $0) } == Self.first)
   }
 
   @Test func finishingWritesWhatWaitsAndLaterSavesAreMadeAtOnce() throws {

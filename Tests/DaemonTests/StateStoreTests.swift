@@ -14,7 +14,7 @@ import Testing
   static let third = SavedState(values: ["home": "3"], brightness: 8, isBlanked: false)
 
   static func onDisk(_ folder: TemporaryFolder) throws -> SavedState? {
-    guard let text = folder.read("state") else { return nil }
+    guard let text = folder.readNewest("state") else { return nil }
     return try SavedState(parsing: text)
   }
 
@@ -31,16 +31,38 @@ import Testing
     #expect(store.status == .saved)
   }
 
+  /// The first save makes the file; the later ones write in place, one of these calls
+  /// failing.
   @Test(arguments: [
-    ("write", Errno.noSpace), ("openat", .noSpace), ("openat", .readOnlyFileSystem),
-    ("fsync", .ioError), ("renameat", .ioError), ("close", .ioError),
+    ("lstatat", Errno.ioError), ("open", .readOnlyFileSystem), ("fstat", .ioError),
+    ("pwrite", .noSpace), ("pwrite", .ioError), ("fdatasync", .ioError), ("close", .ioError),
   ])
-  func aFailingWriteIsNotDurableAndSaysWhyOnce(call: String, errno: Errno) throws {
+  func aFailingWriteInPlaceIsNotDurableAndSaysWhyOnce(call: String, errno: Errno) throws {
     let folder = try TemporaryFolder()
     let log = try LogCapture()
     let store = StateStore(path: folder.path(of: "state"), logger: log.logger)
     #expect(store.saved(Self.first, at: .zero))
+    try expectFailingSaves(call: call, errno: errno, store: store, folder: folder, log: log)
+  }
 
+  /// A file of the scores alone (as an older scoreboardd wrote it) is read, and the next
+  /// save makes the file of slots anew, one of these calls failing.
+  @Test(arguments: [
+    ("openat", Errno.noSpace), ("openat", .readOnlyFileSystem), ("write", .noSpace),
+    ("fsync", .ioError), ("renameat", .ioError), ("close", .ioError),
+  ])
+  func aFailingNewFileIsNotDurableAndSaysWhyOnce(call: String, errno: Errno) throws {
+    let folder = try TemporaryFolder()
+    let log = try LogCapture()
+    try folder.write("state", Self.first.encoded())
+    let store = StateStore(path: folder.path(of: "state"), logger: log.logger)
+    #expect(store.load(at: .zero) == Self.first)
+    try expectFailingSaves(call: call, errno: errno, store: store, folder: folder, log: log)
+  }
+
+  private func expectFailingSaves(
+    call: String, errno: Errno, store: StateStore, folder: TemporaryFolder, log: LogCapture
+  ) throws {
     let failures: (SystemCallTrace) -> Void = {
       $0.fail(call, with: errno, times: 10) { $0.descriptor != log.descriptor }
     }
@@ -56,11 +78,22 @@ import Testing
     #expect(
       store.unsavedReason?.hasPrefix("cannot write \(folder.path(of: "state")) since ") == true)
     if case .failing = store.status {} else { Issue.record("status \(store.status)") }
-    #expect(try Self.onDisk(folder) == Self.first, "the old file is intact")
+    if ["fdatasync", "close"].contains(call) {
+      // The slot being written holds the new state, perhaps not on the disk yet; the
+      // other slot still holds the old one.
+      #expect([Self.first, Self.third].contains(try Self.onDisk(folder)))
+    } else {
+      #expect(try Self.onDisk(folder) == Self.first, "the old state is whole")
+    }
     #expect(folder.names() == ["state"], "no temporary file is left")
     let errors = log.lines.filter { $0.hasPrefix("<3>") }
     #expect(errors.count == 1, "said once: \(errors)")
     #expect(errors.first?.contains("cannot save the scores") == true)
+
+    // The disk works again: the next save makes the latest state durable.
+    #expect(store.saved(Self.third, at: .seconds(3)))
+    #expect(try Self.onDisk(folder) == Self.third)
+    #expect(store.health == .saved)
   }
 
   @Test func aRetryMakesTheLatestStateDurableWithoutANewChange() throws {

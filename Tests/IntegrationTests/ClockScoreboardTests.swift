@@ -252,6 +252,6 @@ import Testing
     #expect(board.module.waitUntilShowing("  0.0"), "\(board.module.reading)")
     second.send(signal: SIGTERM)
     #expect(second.waitForExit() == 0)
-    #expect(board.folder.read("state")?.contains("clock game 0 stopped") == true)
+    #expect(board.folder.readNewest("state")?.contains("clock game 0 stopped") == true)
   }
 }

@@ -99,7 +99,7 @@ struct MQTTTrustTests {
     #expect(try Self.waitForValue(in: folder, "home", "3"))
     // The id is saved with the score (the event above comes before the save; the reply
     // would come after it); then the board is killed outright.
-    #expect(waitUntil { folder.read("state")?.contains("desk-7") == true })
+    #expect(waitUntil { folder.readNewest("state")?.contains("desk-7") == true })
     daemon.send(signal: SIGKILL)
     _ = daemon.waitForExit()
 

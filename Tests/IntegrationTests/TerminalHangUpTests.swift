@@ -59,7 +59,7 @@ import Testing
     #expect(daemon.stderrText.contains("the terminal hung up; stopping"))
     #expect(!daemon.stderrText.contains("reloading"))
     #expect(!folder.names().contains("control"), "the socket is removed")
-    #expect(folder.read("state")?.contains("field home 3\n") == true)
+    #expect(folder.readNewest("state")?.contains("field home 3\n") == true)
   }
 
   @Test func aKeypadTerminalThatHangsUpStopsTheDaemon() throws {
@@ -76,7 +76,7 @@ import Testing
     try terminal.master.close()
     #expect(daemon.waitForExit(timeout: 10) == 0, "\(daemon.stderrText)")
     #expect(daemon.stderrText.contains("the terminal hung up"))
-    #expect(folder.read("state")?.contains("field home 1\n") == true)
+    #expect(folder.readNewest("state")?.contains("field home 1\n") == true)
   }
 
   @Test func aReloadWithoutAHangUpStillReloads() throws {

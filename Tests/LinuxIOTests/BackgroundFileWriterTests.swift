@@ -17,13 +17,17 @@ import Testing
     let before = Set(writerThreads().map(\.id))
     let writer = try BackgroundFileWriter()
     #expect(!writer.isBusy)
-    try writer.start(Array("home 7\n".utf8), to: folder.path(of: "state"), ticket: 3)
+    let file = TwoSlotFile(path: folder.path(of: "state"))
+    try writer.start(Array("home 7\n".utf8), to: file, ticket: 3)
     #expect(writer.isBusy)
     let result = try #require(writer.waitForResult())
     #expect(result.ticket == 3)
     #expect(result.failure == nil)
     #expect(!writer.isBusy)
-    #expect(folder.read("state") == "home 7\n")
+    #expect(folder.readNewest("state") == "home 7\n")
+    try writer.start(Array("home 8\n".utf8), to: file, ticket: 4)
+    #expect(try #require(writer.waitForResult()).failure == nil)
+    #expect(folder.readNewest("state") == "home 8\n", "written in place, in the other slot")
 
     let threads = ProcessThreads.of()
     let own = try #require(threads.first { $0.id == Int(getpid()) }).nice
@@ -39,7 +43,7 @@ import Testing
   @Test func aFailedWriteSaysWhichCallFailedAndTheCompletionDescriptorWakes() throws {
     let folder = try TemporaryFolder()
     let writer = try BackgroundFileWriter()
-    try writer.start([1, 2, 3], to: folder.path(of: "missing/state"), ticket: 1)
+    try writer.start([1, 2, 3], to: TwoSlotFile(path: folder.path(of: "missing/state")), ticket: 1)
     var entry = pollfd(fd: writer.completions.rawValue, events: Int16(POLLIN), revents: 0)
     #expect(poll(&entry, 1, 10_000) == 1, "the descriptor is readable once the write ends")
     let result = try #require(writer.takeResult())

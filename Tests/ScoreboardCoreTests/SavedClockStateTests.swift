@@ -6,7 +6,7 @@ import Testing
 /// it started on the monotonic clock of the boot the file names.
 @Suite struct SavedClockStateTests {
   static let file = """
-    # scoreboardd state; written by scoreboardd, replaced atomically on every change
+    # scoreboardd state; written by scoreboardd on every change
     version 2
     brightness 8
     blank off

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct SavedStateTests {
   static let file = """
-    # scoreboardd state; written by scoreboardd, replaced atomically on every change
+    # scoreboardd state; written by scoreboardd on every change
     version 2
     brightness 5
     blank on

@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import LinuxIO
 
 /// A private folder under /tmp for one test (mode 0700, as `mkdtemp` makes it), removed
 /// with everything in it when released, whatever the test did.
@@ -41,6 +42,16 @@ public final class TemporaryFolder {
   /// The contents of the file `name`, or nil when it cannot be read.
   public func read(_ name: String) -> String? {
     readTextFile(path(of: name))
+  }
+
+  /// The newest whole version in the file `name` of two slots (`TwoSlotFile`), such as
+  /// a state file, or the file's contents when it is not made of slots; nil when it
+  /// cannot be read or neither slot is whole.
+  public func readNewest(_ name: String) -> String? {
+    guard let bytes = try? TwoSlotFile(path: path(of: name)).read(limit: 1 << 20) else {
+      return nil
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Creates a FIFO named `name` and returns its path.
