@@ -176,49 +176,54 @@ public struct SavedState: Hashable, Sendable {
   /// The text of the state file, fields sorted by name. Names and values are single
   /// words, as the configuration makes them.
   public func encoded() -> String {
-    var lines = [
-      "# scoreboardd state; written by scoreboardd on every change",
-      "version \(Self.version)",
-    ]
+    var text = "# scoreboardd state; written by scoreboardd on every change\n"
+    text.reserveCapacity(512)
+    text += "version \(Self.version)\n"
     if let brightness {
-      lines.append("brightness \(brightness)")
+      text += "brightness \(brightness)\n"
     }
     if let isBlanked {
-      lines.append("blank \(isBlanked ? "on" : "off")")
+      text += isBlanked ? "blank on\n" : "blank off\n"
     }
-    for (name, text) in values.sorted(by: { $0.key < $1.key }) {
-      lines.append("field \(name) \(text)")
+    for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+      text += "field \(name) \(value)\n"
     }
     if let bootID {
-      lines.append("boot \(bootID)")
+      text += "boot \(bootID)\n"
     }
     for (name, clock) in clocks.sorted(by: { $0.key < $1.key }) {
       let state = clock.startedAt.map { "running \($0.nanoseconds)" } ?? "stopped"
-      lines.append("clock \(name) \(clock.time.nanoseconds) \(state)")
+      text += "clock \(name) \(clock.time.nanoseconds) \(state)\n"
     }
     for (name, base) in played.sorted(by: { $0.key < $1.key }) {
-      lines.append("played \(name) \(base.nanoseconds)")
+      text += "played \(name) \(base.nanoseconds)\n"
     }
     for (name, list) in penalties.sorted(by: { $0.key < $1.key }) {
       for penalty in list {
         let ended = penalty.endedAt.map { " \($0.nanoseconds)" } ?? ""
-        lines.append(
-          "penalty \(name) \(penalty.player) \(penalty.length.nanoseconds) "
-            + "\(penalty.givenAt.nanoseconds)\(ended)")
+        text += "penalty \(name) \(penalty.player) \(penalty.length.nanoseconds) "
+        text += "\(penalty.givenAt.nanoseconds)\(ended)\n"
       }
     }
     for period in finishedPeriods.prefix(Self.maximumPeriods) {
-      lines.append(
-        (["period", period.period] + period.totals.map(String.init)).joined(separator: " "))
+      text += "period \(period.period)"
+      for total in period.totals {
+        text += " \(total)"
+      }
+      text += "\n"
     }
     for set in finishedSets.prefix(Self.maximumPeriods) {
-      lines.append((["set"] + set.map(String.init)).joined(separator: " "))
+      text += "set"
+      for games in set {
+        text += " \(games)"
+      }
+      text += "\n"
     }
     for command in Self.kept(commandReplies) {
-      lines.append(
-        "command \(PercentEncoding.word(command.id)) \(PercentEncoding.word(command.reply))")
+      text += "command \(PercentEncoding.word(command.id)) "
+      text += "\(PercentEncoding.word(command.reply))\n"
     }
-    return lines.map { $0 + "\n" }.joined()
+    return text
   }
 
   /// The replies a file keeps of `replies`: the newest that fit its limits.

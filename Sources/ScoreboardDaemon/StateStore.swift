@@ -192,9 +192,14 @@ final class StateStore {
     _ state: @autoclosure () -> SavedState, at now: Instant, answered: Bool = true
   ) -> Progress {
     guard let path else { return .done(unsavedReason: nil) }
-    if !answered, pendingMayWait, currentState != nil, pending != nil, writesLater(at: now) {
+    if !answered, currentState != nil, mayWaitUntaken(at: now) {
       lastTicket += 1
-      pending?.ticket = lastTicket
+      if pending == nil, let standIn = inFlight?.state ?? written {
+        pending = (standIn, lastTicket)
+      } else {
+        pending?.ticket = lastTicket
+      }
+      pendingMayWait = true
       pendingIsStale = true
       return .writing(ticket: lastTicket)
     }
@@ -222,11 +227,16 @@ final class StateStore {
     return writer == nil ? .done(unsavedReason: unsavedReason) : .writing(ticket: lastTicket)
   }
 
-  /// A change saved now is written later, with the one pending: the writer is busy, or
-  /// the pending change is held.
-  private func writesLater(at now: Instant) -> Bool {
-    if writer?.isBusy == true { return true }
-    return heldUntil.map { now < $0 } ?? false
+  /// Whether a change nobody waits for may be saved without being put into a
+  /// `SavedState` now, because its write waits all the same (the writer is busy, or the
+  /// hold after the last write began has not ended): the write takes the state from
+  /// `currentState` when it begins. With nothing pending yet, what the file holds or is
+  /// being given stands in until then.
+  private func mayWaitUntaken(at now: Instant) -> Bool {
+    let held = health == .saved && holdEndsAt.map { now < $0 } ?? false
+    guard writer?.isBusy == true || held else { return false }
+    if pending != nil { return pendingMayWait }
+    return health == .saved && (inFlight != nil || written != nil)
   }
 
   /// Takes the state from `currentState` for a pending write that changes joined
