@@ -237,6 +237,9 @@ import Testing
     let daemon = try DaemonProcess(arguments: ["--config", config], folder: folder)
     let client = try ControlClient(path: folder.path(of: "control"))
     #expect(client.request("get home") != nil)
+    // An `ok` comes once the write under way (of the start, when no kill left a state
+    // file) and this one are done: nothing of this daemon is half written either.
+    #expect(client.request("set home 99") == "ok home 99")
     #expect(folder.names().filter { $0.contains(".tmp-") }.isEmpty, "\(folder.names())")
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)
