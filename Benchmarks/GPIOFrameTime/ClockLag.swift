@@ -135,7 +135,7 @@ final class ClockDriver: @unchecked Sendable {
   /// The start instant and the time of the running clock in the state file.
   private func stateFileClock() -> (start: Int64, time: Int64)? {
     guard
-      let bytes = try? FileDescriptor.readRegularFile(folder + "/state", limit: 1 << 16),
+      let bytes = try? TwoSlotFile(path: folder + "/state").read(limit: 1 << 16),
       let clock = try? SavedState(parsing: String(decoding: bytes, as: UTF8.self)).clocks["game"],
       let start = clock.startedAt
     else { return nil }

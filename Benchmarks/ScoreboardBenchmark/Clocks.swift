@@ -156,7 +156,8 @@ final class ClockWatch {
     guard answers.count == requests.count, answers.allSatisfy({ $0.hasPrefix("ok") }) else {
       throw BenchmarkError(description: "start: \(answers)\n\(instance.log)")
     }
-    guard let clock = try? SavedState(parsing: readText(instance.statePath)).clocks["game"],
+    guard let bytes = try? TwoSlotFile(path: instance.statePath).read(limit: 1 << 16),
+      let clock = try? SavedState(parsing: String(decoding: bytes, as: UTF8.self)).clocks["game"],
       let start = clock.startedAt
     else {
       throw BenchmarkError(description: "no running clock in the state file")

@@ -157,13 +157,16 @@ public final class TwoSlotFile: @unchecked Sendable {
     return (sequence, contents)
   }
 
-  /// The number written in ASCII digits alone (no sign, at most 19 digits).
+  /// The number written in ASCII digits alone (no sign), up to `UInt64.max`.
   private static func decimal(_ digits: ArraySlice<UInt8>) -> UInt64? {
-    guard !digits.isEmpty, digits.count <= 19 else { return nil }
+    guard !digits.isEmpty, digits.count <= 20 else { return nil }
     var value: UInt64 = 0
     for digit in digits {
       guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
-      value = value * 10 + UInt64(digit - UInt8(ascii: "0"))
+      let (tens, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (sum, carry) = tens.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+      guard !overflow, !carry else { return nil }
+      value = sum
     }
     return value
   }
@@ -201,7 +204,11 @@ public final class TwoSlotFile: @unchecked Sendable {
   ///
   /// - Throws: `IOError` naming the call that failed and its path.
   public func write(_ contents: [UInt8]) throws {
-    let sequence = (layout?.sequence ?? 0) &+ 1
+    if layout?.sequence == .max {
+      // No higher number is left for the other slot: a new file starts again at 1.
+      layout = nil
+    }
+    let sequence = (layout?.sequence ?? 0) + 1
     let version = Self.slot(holding: contents, sequence: sequence)
     if var layout, version.count <= layout.slotSize,
       try writeInPlace(version, at: layout.nextSlot * layout.slotSize, layout: layout)

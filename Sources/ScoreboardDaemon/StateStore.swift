@@ -6,7 +6,8 @@ import ScoreboardDrivers
 /// its writes fare.
 ///
 /// A save is durable once the file was written and flushed: in place, in the slot not
-/// holding the newest state, or as a new file renamed over the old one (`TwoSlotFile`). The daemon's store writes on a thread of its own
+/// holding the newest state, or as a new file renamed over the old one (`TwoSlotFile`).
+/// The daemon's store writes on a thread of its own
 /// (`BackgroundFileWriter`), so that the loop never waits for the disk: `save` starts a
 /// write and returns its ticket, and `takeCompletions` later says which tickets are
 /// durable; a state saved while a write runs waits for it, and only the newest such
@@ -194,10 +195,11 @@ final class StateStore {
     guard let path else { return .done(unsavedReason: nil) }
     if !answered, currentState != nil, mayWaitUntaken(at: now) {
       lastTicket += 1
-      if pending == nil, let standIn = inFlight?.state ?? written {
-        pending = (standIn, lastTicket)
-      } else {
+      if pending != nil {
         pending?.ticket = lastTicket
+      } else if let standIn = inFlight?.state ?? written {
+        // `mayWaitUntaken` made sure there is one.
+        pending = (standIn, lastTicket)
       }
       pendingMayWait = true
       pendingIsStale = true

@@ -160,7 +160,8 @@ import Testing
     "slot 1 4", "slot 1 4 c",
     "slot -1 4 CHECKSUM", "slot +1 4 CHECKSUM", "slot 1 5 CHECKSUM", "slot 1 3 CHECKSUM",
     "slot 1  4 CHECKSUM", "slot 1 4 CHECKSUM ", "Slot 1 4 CHECKSUM",
-    "slot 99999999999999999999 4 CHECKSUM", "slot 1 99999999999999999999 CHECKSUM",
+    "slot 18446744073709551616 4 CHECKSUM", "slot 1 99999999999999999999 CHECKSUM",
+    "slot 123456789012345678901 4 CHECKSUM",
     "slot 1 4 UPPERCASE", "slot 1 4 0CHECKSUM",
   ])
   func aSlotWhoseFirstLineIsWrongIsNotWhole(header: String) {
@@ -178,6 +179,25 @@ import Testing
     var right = TwoSlotFile.slot(holding: contents, sequence: 1)
     right += repeatElement(UInt8(ascii: "\n"), count: 8192 - right.count)
     #expect(TwoSlotFile.newestVersion(in: right).map { Array($0.contents) } == contents)
+  }
+
+  /// A file whose newest number is the highest there is (a damaged or planted file)
+  /// is read, and the next write starts a new file at 1 rather than wrap around.
+  @Test func theHighestNumberStartsANewFile() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path(of: "state")
+    var bytes = TwoSlotFile.slot(holding: Self.bytes("last\n"), sequence: .max)
+    bytes += repeatElement(UInt8(ascii: "\n"), count: 8192 - bytes.count)
+    #expect(String(decoding: bytes.prefix(26), as: UTF8.self) == "slot 18446744073709551615 ")
+    try Self.put(bytes, at: path)
+    let file = TwoSlotFile(path: path)
+    #expect(try file.read(limit: 1024) == Self.bytes("last\n"))
+    let (_, trace) = try SystemCallTrace.record { try file.write(Self.bytes("next\n")) }
+    #expect(trace.calls.contains { $0.name == "renameat" })
+    #expect(try Self.newest(path) == "next\n")
+    #expect(String(decoding: try Self.contents(of: path).prefix(7), as: UTF8.self) == "slot 1 ")
+    try file.write(Self.bytes("after\n"))
+    #expect(try Self.newest(path) == "after\n")
   }
 
   @Test func theContentsAloneAreReadAndTheNextWriteMakesTheFileOfSlots() throws {
