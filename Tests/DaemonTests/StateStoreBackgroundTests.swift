@@ -30,6 +30,38 @@ import Testing
     return taken
   }
 
+  /// The board's state as a test changes it: how often the store took it
+  /// (`currentState`), and how often it was given to `save` itself.
+  final class CountedState {
+    var current: SavedState
+    var taken = 0
+    var given = 0
+
+    init(_ current: SavedState) {
+      self.current = current
+    }
+
+    /// The state, handed to `save`, counted.
+    func give() -> SavedState {
+      given += 1
+      return current
+    }
+  }
+
+  /// A store writing on its thread whose `currentState` is `board`'s, counted, and its
+  /// first write of `board`'s state, nobody waiting for it, begun at `start`.
+  static func store(
+    in folder: TemporaryFolder, log: LogCapture, taking board: CountedState, from start: Instant
+  ) -> StateStore {
+    let store = StateStore(path: folder.path(of: "state"), logger: log.logger, inBackground: true)
+    store.currentState = {
+      board.taken += 1
+      return board.current
+    }
+    #expect(store.save(board.current, at: start, answered: false) == .writing(ticket: 1))
+    return store
+  }
+
   @Test func saveIsReportedWhenDurableAndOnlyTheNewestWaitingStateIsWritten() throws {
     let folder = try TemporaryFolder()
     let log = try LogCapture()
@@ -89,51 +121,44 @@ import Testing
   @Test func aHeldWriteTakesTheCurrentStateOnceWhenItBegins() throws {
     let folder = try TemporaryFolder()
     let log = try LogCapture()
-    let store = StateStore(path: folder.path(of: "state"), logger: log.logger, inBackground: true)
-    var current = Self.first
-    var taken = 0
-    store.currentState = {
-      taken += 1
-      return current
-    }
+    let board = CountedState(Self.first)
     let start = Instant.seconds(1)
-    #expect(store.save(current, at: start, answered: false) == .writing(ticket: 1))
+    let store = Self.store(in: folder, log: log, taking: board, from: start)
     #expect(try #require(Self.completions(of: store, through: 1, at: start)).count == 1)
 
-    var given = 0
-    let state = {
-      given += 1
-      return current
-    }
-    current = Self.second
+    board.current = Self.second
     #expect(
-      store.save(state(), at: start + .milliseconds(10), answered: false) == .writing(ticket: 2))
-    #expect(given == 0, "the first change of the burst is not taken either: the write is held")
-    current = Self.third
+      store.save(board.give(), at: start + .milliseconds(10), answered: false)
+        == .writing(ticket: 2))
     #expect(
-      store.save(state(), at: start + .milliseconds(20), answered: false) == .writing(ticket: 3))
+      board.given == 0, "the first change of the burst is not taken either: the write is held")
+    board.current = Self.third
     #expect(
-      store.save(state(), at: start + .milliseconds(30), answered: false) == .writing(ticket: 4))
-    #expect(given == 0, "nor are the changes that join it")
-    #expect(taken == 0)
+      store.save(board.give(), at: start + .milliseconds(20), answered: false)
+        == .writing(ticket: 3))
+    #expect(
+      store.save(board.give(), at: start + .milliseconds(30), answered: false)
+        == .writing(ticket: 4))
+    #expect(board.given == 0, "nor are the changes that join it")
+    #expect(board.taken == 0)
     #expect(store.deadline == start + .milliseconds(50))
 
     store.writeHeldIfDue(at: start + .milliseconds(50))
-    #expect(taken == 1)
+    #expect(board.taken == 1)
     let held = try #require(Self.completions(of: store, through: 4, at: start + .milliseconds(50)))
     #expect(held == [.init(ticket: 4, unsavedReason: nil)])
     #expect(try StateStoreTests.onDisk(folder) == Self.third)
-    #expect(taken == 1)
+    #expect(board.taken == 1)
 
     // An answered change is taken as it is saved, and written at once.
     let next = start + .milliseconds(60)
-    current = Self.first
-    #expect(store.save(state(), at: next, answered: false) == .writing(ticket: 5))
-    current = Self.second
-    #expect(store.save(state(), at: next, answered: false) == .writing(ticket: 6))
-    #expect(store.save(state(), at: next, answered: true) == .writing(ticket: 7))
-    #expect(given == 1, "only the answered change is taken at once")
-    #expect(taken == 1)
+    board.current = Self.first
+    #expect(store.save(board.give(), at: next, answered: false) == .writing(ticket: 5))
+    board.current = Self.second
+    #expect(store.save(board.give(), at: next, answered: false) == .writing(ticket: 6))
+    #expect(store.save(board.give(), at: next, answered: true) == .writing(ticket: 7))
+    #expect(board.given == 1, "only the answered change is taken at once")
+    #expect(board.taken == 1)
     let answered = try #require(Self.completions(of: store, through: 7, at: next))
     #expect(answered == [.init(ticket: 7, unsavedReason: nil)])
     #expect(try StateStoreTests.onDisk(folder) == Self.second)
@@ -144,34 +169,24 @@ import Testing
   @Test func aChangeDuringAWriteIsTakenWhenTheNextWriteBegins() throws {
     let folder = try TemporaryFolder()
     let log = try LogCapture()
-    let store = StateStore(path: folder.path(of: "state"), logger: log.logger, inBackground: true)
-    var current = Self.first
-    var taken = 0
-    store.currentState = {
-      taken += 1
-      return current
-    }
+    let board = CountedState(Self.first)
     let start = Instant.seconds(1)
-    #expect(store.save(current, at: start, answered: false) == .writing(ticket: 1))
-    var given = 0
-    current = Self.second
-    let state = {
-      given += 1
-      return current
-    }
+    let store = Self.store(in: folder, log: log, taking: board, from: start)
+    board.current = Self.second
     // The first write's result is not taken yet: the writer is busy.
     #expect(
-      store.save(state(), at: start + .milliseconds(1), answered: false) == .writing(ticket: 2))
-    #expect(given == 0)
-    current = Self.third
+      store.save(board.give(), at: start + .milliseconds(1), answered: false) == .writing(ticket: 2)
+    )
+    #expect(board.given == 0)
+    board.current = Self.third
     let first = try #require(
       Self.completions(of: store, through: 1, at: start + .milliseconds(2)))
     #expect(first == [.init(ticket: 1, unsavedReason: nil)])
     #expect(store.deadline == start + .milliseconds(50), "held after the write that began")
-    #expect(taken == 0)
+    #expect(board.taken == 0)
 
     store.writeHeldIfDue(at: start + .milliseconds(50))
-    #expect(taken == 1)
+    #expect(board.taken == 1)
     let second = try #require(
       Self.completions(of: store, through: 2, at: start + .milliseconds(50)))
     #expect(second == [.init(ticket: 2, unsavedReason: nil)])

@@ -26,6 +26,27 @@ import Testing
     try file.writeAll(bytes)
   }
 
+  /// The file `state` in `folder`, written with each of `versions` in turn.
+  static func file(
+    in folder: TemporaryFolder, writing versions: String...
+  ) throws -> (path: String, file: TwoSlotFile) {
+    let path = folder.path(of: "state")
+    let file = TwoSlotFile(path: path)
+    for version in versions {
+      try file.write(bytes(version))
+    }
+    return (path, file)
+  }
+
+  /// Flips a bit of the byte at `offset` of the file at `path`, as a damaged disk would.
+  static func damage(_ path: String, at offsets: Int...) throws {
+    var bytes = try contents(of: path)
+    for offset in offsets {
+      bytes[offset] ^= 0x01
+    }
+    try put(bytes, at: path)
+  }
+
   /// The newest version as a fresh reader finds it, in text.
   static func newest(_ path: String) throws -> String? {
     try TwoSlotFile(path: path).read(limit: 64 * 1024).map { String(decoding: $0, as: UTF8.self) }
@@ -61,25 +82,18 @@ import Testing
 
   @Test func aReaderTakesTheNewestWholeSlotAndTheNextWriteGoesToTheOther() throws {
     let folder = try TemporaryFolder()
-    let path = folder.path(of: "state")
-    let writer = TwoSlotFile(path: path)
-    try writer.write(Self.bytes("one\n"))
-    try writer.write(Self.bytes("two\n"))
-    var bytes = try Self.contents(of: path)
+    let (path, _) = try Self.file(in: folder, writing: "one\n", "two\n")
     #expect(try Self.newest(path) == "two\n")
 
     // The newer slot (the second) damaged: the older one is read.
-    bytes[4096 + 27] ^= 0x01
-    try Self.put(bytes, at: path)
+    try Self.damage(path, at: 4096 + 27)
     let reader = TwoSlotFile(path: path)
     #expect(try reader.read(limit: 1024) == Self.bytes("one\n"))
 
     // Its next write replaces the damaged slot, not the one it read.
     try reader.write(Self.bytes("three\n"))
     #expect(try Self.newest(path) == "three\n")
-    bytes = try Self.contents(of: path)
-    bytes[4096 + 27] ^= 0x01
-    try Self.put(bytes, at: path)
+    try Self.damage(path, at: 4096 + 27)
     #expect(try Self.newest(path) == "one\n")
   }
 
@@ -88,10 +102,8 @@ import Testing
   /// sectors.
   @Test func aWriteCutShortLeavesTheVersionBeforeOrTheNewOne() throws {
     let folder = try TemporaryFolder()
-    let path = folder.path(of: "state")
-    let file = TwoSlotFile(path: path)
-    try file.write(Self.bytes("version 1\nfield home 1\n"))
-    try file.write(Self.bytes("version 1\nfield home 2\n"))
+    let (path, file) = try Self.file(
+      in: folder, writing: "version 1\nfield home 1\n", "version 1\nfield home 2\n")
     let before = try Self.contents(of: path)
     let longer = "version 1\nfield home 3\n" + String(repeating: "command x\n", count: 300)
     try file.write(Self.bytes(longer))
@@ -141,13 +153,8 @@ import Testing
       }
       try Self.put(bytes, at: path)
     } else {
-      let file = TwoSlotFile(path: path)
-      try file.write(Self.bytes("one\n"))
-      try file.write(Self.bytes("two\n"))
-      var bytes = try Self.contents(of: path)
-      bytes[12] ^= 0x20
-      bytes[4096 + 12] ^= 0x20
-      try Self.put(bytes, at: path)
+      _ = try Self.file(in: folder, writing: "one\n", "two\n")
+      try Self.damage(path, at: 12, 4096 + 12)
     }
     #expect(throws: TwoSlotFile.Damaged.self, "\(what)") { try Self.newest(path) }
     #expect(
@@ -218,9 +225,7 @@ import Testing
 
   @Test func contentsThatOutgrowTheirSlotMakeTheFileAnew() throws {
     let folder = try TemporaryFolder()
-    let path = folder.path(of: "state")
-    let file = TwoSlotFile(path: path)
-    try file.write(Self.bytes("small\n"))
+    let (path, file) = try Self.file(in: folder, writing: "small\n")
     let large = String(repeating: "command 0123456789\n", count: 300)
     let (_, growing) = try SystemCallTrace.record { try file.write(Self.bytes(large)) }
     #expect(growing.calls.contains { $0.name == "renameat" })
@@ -239,9 +244,7 @@ import Testing
   @Test(arguments: ["file", "link", "removed"])
   func somethingElseAtThePathIsReplacedNotWrittenInto(kind: String) throws {
     let folder = try TemporaryFolder()
-    let path = folder.path(of: "state")
-    let file = TwoSlotFile(path: path)
-    try file.write(Self.bytes("ours\n"))
+    let (path, file) = try Self.file(in: folder, writing: "ours\n")
     let other = folder.path(of: "other")
     let theirs = TwoSlotFile(path: other)
     try theirs.write(Self.bytes("theirs\n"))
@@ -271,32 +274,23 @@ import Testing
   /// whole, and the next write goes to the same slot.
   @Test func aFailedWriteInPlaceIsTriedAgainInTheSameSlot() throws {
     let folder = try TemporaryFolder()
-    let path = folder.path(of: "state")
-    let file = TwoSlotFile(path: path)
-    try file.write(Self.bytes("one\n"))
-    try file.write(Self.bytes("two\n"))
+    let (path, file) = try Self.file(in: folder, writing: "one\n", "two\n")
     let failing: (SystemCallTrace) -> Void = { $0.fail("fdatasync", with: .ioError) }
     _ = SystemCallTrace.record(failing: failing) {
       #expect(throws: IOError.self) { try file.write(Self.bytes("three\n")) }
     }
-    var bytes = try Self.contents(of: path)
-    bytes[27] ^= 0x01
-    try Self.put(bytes, at: path)
+    try Self.damage(path, at: 27)
     #expect(try Self.newest(path) == "two\n", "the slot it was writing damaged, the other whole")
 
     try file.write(Self.bytes("four\n"))
     #expect(try Self.newest(path) == "four\n")
-    bytes = try Self.contents(of: path)
-    bytes[27] ^= 0x01
-    try Self.put(bytes, at: path)
+    try Self.damage(path, at: 27)
     #expect(try Self.newest(path) == "two\n", "four went to the first slot again")
   }
 
   @Test func aFailureNamesTheCallAndTheFile() throws {
     let folder = try TemporaryFolder()
-    let path = folder.path(of: "state")
-    let file = TwoSlotFile(path: path)
-    try file.write(Self.bytes("one\n"))
+    let (path, file) = try Self.file(in: folder, writing: "one\n")
     for call in ["pwrite", "fdatasync", "close"] {
       let failing: (SystemCallTrace) -> Void = { $0.fail(call, with: .ioError) }
       let (error, _) = try SystemCallTrace.record(failing: failing) {
