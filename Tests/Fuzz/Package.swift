@@ -22,8 +22,8 @@ let fuzzTargets: [Target] = [
   // Configuration text -> Configuration -> Scoreboard.
   .target(
     name: "FuzzConfiguration", dependencies: ["FuzzSupport", scoreboardd("ScoreboardConfig")]),
-  // State file text -> SavedState -> Scoreboard.
-  .target(name: "FuzzStateFile", dependencies: ["FuzzSupport"]),
+  // State file bytes -> its newest slot -> SavedState -> Scoreboard.
+  .target(name: "FuzzStateFile", dependencies: ["FuzzSupport", scoreboardd("LinuxIO")]),
   // Payloads from the MQTT broker: state documents, commands, discovery messages.
   .target(
     name: "FuzzMQTTPayload", dependencies: ["FuzzSupport", scoreboardd("ScoreboardMQTT")]),

@@ -22,14 +22,15 @@ scratch=.build/fuzz
 
 # Each target's library (Tests/Fuzz/Package.swift) and the longest input it is given: a
 # few reads of evdev records, control sessions and configuration files of a few
-# kilobytes, a state file, a burst of serial bytes, an MQTT payload.
+# kilobytes, a state file (two slots of 4 KiB, or its text alone), a burst of serial
+# bytes, an MQTT payload.
 declare -A module=(
   [evdev]=FuzzEvdev [control-request]=FuzzControlRequest [configuration]=FuzzConfiguration
   [state-file]=FuzzStateFile [serial-frame]=FuzzSerialFrame [mqtt-payload]=FuzzMQTTPayload
   [web-request]=FuzzWebRequest
 )
 declare -A max_len=(
-  [evdev]=3073 [control-request]=4096 [configuration]=8192 [state-file]=2048
+  [evdev]=3073 [control-request]=4096 [configuration]=8192 [state-file]=12288
   [serial-frame]=2048 [mqtt-payload]=4096 [web-request]=4096
 )
 for target in "${targets[@]}"; do

@@ -1,15 +1,31 @@
 import FuzzSupport
 import ScoreboardCore
 
-/// The text of a state file, read as the daemon reads it at start (invalid UTF-8
-/// replaced), restored onto a board, and written and read again: a state that parses
+@testable import LinuxIO
+
+/// The bytes of a state file, read as the daemon reads them at start: a file of two
+/// slots gives its newest whole version (`TwoSlotFile`), which written into a slot again
+/// must read back the same; any other file is the text alone. The text (invalid UTF-8
+/// replaced) is restored onto a board, and written and read again: a state that parses
 /// must encode to a text that parses back to it, and the error about one that does not
 /// must quote no control character.
 ///
 /// The first byte also chooses the board.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  let bytes = UnsafeBufferPointer(start: data, count: size)
+  var bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  if TwoSlotFile.isMadeOfSlots(bytes) {
+    guard let newest = TwoSlotFile.newestVersion(in: bytes) else { return 0 }
+    let contents = Array(newest.contents)
+    var again = TwoSlotFile.slot(holding: contents, sequence: newest.sequence)
+    precondition(again.count <= bytes.count / 2, "a whole version fits its slot")
+    again += repeatElement(UInt8(ascii: "\n"), count: bytes.count - again.count)
+    let reread = TwoSlotFile.newestVersion(in: again)
+    precondition(
+      reread.map { Array($0.contents) } == contents && reread?.sequence == newest.sequence,
+      "a version written into a slot again reads back")
+    bytes = contents
+  }
   let state: SavedState
   do {
     state = try SavedState(parsing: String(decoding: bytes, as: UTF8.self))
