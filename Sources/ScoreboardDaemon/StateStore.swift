@@ -57,9 +57,9 @@ final class StateStore {
   static let unansweredInterval = Duration.milliseconds(50)
 
   /// The state file; nil when none is configured.
-  let path: String?
-  /// The state file's slots; nil when none is configured.
   private let file: TwoSlotFile?
+  /// The state file's path; nil when none is configured.
+  var path: String? { file?.path }
   private let logger: Logger
   private let clock: any TimeSource
   private(set) var health: Health
@@ -96,7 +96,6 @@ final class StateStore {
     clock: any TimeSource = KernelTimeSource()
   ) {
     self.clock = clock
-    self.path = path
     file = path.map(TwoSlotFile.init(path:))
     self.logger = logger
     health = path == nil ? .off : .saved
