@@ -1,4 +1,5 @@
 @preconcurrency import Glibc
+import Synchronization
 
 /// A real Mosquitto broker on loopback ports of its own, with a generated configuration:
 /// a plain listener that needs a password (user `board`, password `s3cret`, in a file
@@ -231,23 +232,37 @@ public final class MosquittoBroker {
     }
   }
 
-  /// A loopback port nothing listens on now.
+  /// A loopback port nothing listens on now, below the kernel's ephemeral range
+  /// (32768-60999 by default), so no outgoing connection and no `bind` to port 0 in a
+  /// test running beside this one can take it before the caller binds it. Each call of a
+  /// process gives another port; processes start at places of their own.
   public static func freePort() throws -> Int {
+    let first = 20_000
+    let count = 12_000
+    let start = Int(getpid()) &* 211
+    for _ in 0..<count {
+      let port = first + (start &+ nextPort.add(1, ordering: .relaxed).oldValue) % count
+      if isUnbound(port: port) { return port }
+    }
+    throw SpawnError(message: "no free loopback port in \(first)-\(first + count - 1)")
+  }
+
+  private static let nextPort = Atomic<Int>(0)
+
+  /// Whether a TCP socket can be bound to the loopback `port` now.
+  private static func isUnbound(port: Int) -> Bool {
     let socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw SpawnError(message: "socket failed") }
+    guard socket >= 0 else { return false }
     defer { close(socket) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-        bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
       }
     }
-    guard bound else { throw SpawnError(message: "bind failed") }
-    return Int(UInt16(bigEndian: address.sin_port))
   }
 
   /// Whether something accepts TCP connections on the loopback `port`.
