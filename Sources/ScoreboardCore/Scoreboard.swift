@@ -152,7 +152,18 @@ public struct Scoreboard: Sendable {
   public mutating func perform(_ action: Action, at now: Instant) throws(ScoreboardError)
     -> [ScoreboardEvent]
   {
-    var events = advance(to: now)
+    var events: [ScoreboardEvent] = []
+    try perform(action, at: now, reporting: &events)
+    return events
+  }
+
+  /// `perform(_:at:)`, appending what happened to `events` (an array a caller keeps from
+  /// one action to the next needs no new storage for them); what it appended before
+  /// throwing is to be dropped.
+  public mutating func perform(
+    _ action: Action, at now: Instant, reporting events: inout [ScoreboardEvent]
+  ) throws(ScoreboardError) {
+    advance(to: now, reporting: &events)
     if action != .reset {
       resetArmedAt = nil
     }
@@ -214,7 +225,7 @@ public struct Scoreboard: Sendable {
           cancelSession(events: &events)
         }
         setClock(index, to: time, at: now, events: &events)
-        return events
+        return
       }
       guard let value = field.value(parsing: text) else {
         throw ScoreboardError.invalidValue(field: name, value: text, expected: expectation(field))
@@ -309,7 +320,6 @@ public struct Scoreboard: Sendable {
     }
     // A change of a clock or of the penalties may start or end a penalty now.
     reportPenalties(at: now, events: &events)
-    return events
   }
 
   /// Resets every field to its default at once, as one undoable change, without the
@@ -328,6 +338,12 @@ public struct Scoreboard: Sendable {
   /// unconfirmed reset expire, horns start and stop.
   public mutating func advance(to now: Instant) -> [ScoreboardEvent] {
     var events: [ScoreboardEvent] = []
+    advance(to: now, reporting: &events)
+    return events
+  }
+
+  /// `advance(to:)`, appending what happened to `events`.
+  mutating func advance(to now: Instant, reporting events: inout [ScoreboardEvent]) {
     stopClocksAtTheirEnd(before: now, events: &events)
     reportPenalties(at: now, events: &events)
     soundWarnings(before: now)
@@ -341,7 +357,6 @@ public struct Scoreboard: Sendable {
     if let armed = resetArmedAt, now >= armed + spec.resetWindow {
       resetArmedAt = nil
     }
-    return events
   }
 
   /// The next moment after `now` at which the state or its rendering changes by

@@ -47,6 +47,9 @@ public final class Daemon {
   private var statusMayHaveChanged = false
   private var stopRequested = false
   private var reloadRequested = false
+  /// The reaction each step fills, lent from step to step so that its arrays keep their
+  /// storage (empty while a step runs: a step within a step gets one of its own).
+  private var reactionStorage = DaemonLogic.Reaction()
   /// Steps whose save, displays and watchers wait for the end of `withOneSave`.
   private var heldRound: HeldRound?
   /// The ids of MQTT commands read from the state file, until the MQTT link takes them.
@@ -291,7 +294,10 @@ public final class Daemon {
     answer: ControlResponse?, changesState: Bool, save: StateStore.Progress
   ) {
     let now = clock.now()
-    let reaction = logic.step(input, at: now)
+    var reaction = DaemonLogic.Reaction()
+    swap(&reaction, &reactionStorage)
+    defer { swap(&reaction, &reactionStorage) }
+    logic.step(input, at: now, into: &reaction)
     #if STAGE_TIMES
       StageTimes.mark(.stepped)
     #endif

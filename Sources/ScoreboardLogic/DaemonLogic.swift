@@ -33,6 +33,9 @@ public struct DaemonLogic {
   /// The time of the latest input, or of the latest step in which time passing changed
   /// something: no later input takes effect before it.
   public private(set) var time: Instant = .zero
+  /// The events of the last action performed, kept so that an action's events need no
+  /// array of their own.
+  private var performed: [ScoreboardEvent] = []
   /// Whether reactions carry `keyNotes`: only the debug log has a use for them.
   public var notesKeys = true
   /// The kernel's boot id, saved with running clocks: a clock saved running in another
@@ -84,6 +87,23 @@ public struct DaemonLogic {
     /// that did nothing (the release of a key bound to a press, a key not mapped): the
     /// frames drawn before the step still hold, until the board's next deadline.
     public var mayHaveChangedBoard = false
+
+    /// A reaction of nothing.
+    public init() {}
+
+    /// A reaction of nothing, but with the storage of the arrays kept.
+    mutating func startAfresh() {
+      // `removeAll` is not free even for an empty array; most of these are empty.
+      if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+      changesState = false
+      answer = nil
+      if !refusals.isEmpty { refusals.removeAll(keepingCapacity: true) }
+      if !keyNotes.isEmpty { keyNotes.removeAll(keepingCapacity: true) }
+      nextDeadline = nil
+      if !clicks.isEmpty { clicks.removeAll(keepingCapacity: true) }
+      pairingRequestedBy = nil
+      mayHaveChangedBoard = false
+    }
   }
 
   /// What a key did: the action it is bound to, or nil when it is not mapped.
@@ -127,12 +147,15 @@ public struct DaemonLogic {
   /// Carries out `input` at `now` and reports what happened.
   public mutating func step(_ input: Input, at now: Instant) -> Reaction {
     var reaction = Reaction()
-    // Filled in place: built in this function, it was copied once more on its return.
     step(input, at: now, into: &reaction)
     return reaction
   }
 
-  private mutating func step(_ input: Input, at now: Instant, into reaction: inout Reaction) {
+  /// Carries out `input` at `now` and reports what happened in `reaction`, which starts
+  /// afresh: what it held is dropped, but its arrays keep their storage, so that a step
+  /// of a loop that lends the same reaction each time allocates nothing for it.
+  public mutating func step(_ input: Input, at now: Instant, into reaction: inout Reaction) {
+    reaction.startAfresh()
     switch input {
     case .keys(let events):
       for event in events {
@@ -401,8 +424,9 @@ public struct DaemonLogic {
       // Performed first and recorded after: `record(try board.perform(…))` would copy
       // the whole logic, board included, for the call, and every array the board then
       // changes would be copied too.
-      let events = try board.perform(action, at: time)
-      record(events, source: source, into: &reaction)
+      if !performed.isEmpty { performed.removeAll(keepingCapacity: true) }
+      try board.perform(action, at: time, reporting: &performed)
+      record(performed, source: source, into: &reaction)
       if action == .pair {
         reaction.pairingRequestedBy = source
       }
