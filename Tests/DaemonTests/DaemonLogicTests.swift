@@ -49,6 +49,41 @@ import Testing
     #expect(!reaction.changesState)
   }
 
+  @Test func aReactionLentToEveryStepCarriesNothingOfTheStepsBefore() {
+    var logic = Self.logic()
+    var reaction = DaemonLogic.Reaction()
+    logic.step(
+      .keys([
+        Self.press("KEY_KPPLUS", at: 100), Self.press("KEY_F1", at: 110),
+        Self.press("KEY_KP1", at: 120),
+      ]), at: .milliseconds(150), into: &reaction)
+    #expect(reaction.events.count == 3)
+    #expect(reaction.refusals.count == 1)
+    #expect(reaction.keyNotes.count == 3)
+    #expect(reaction.clicks.count == 3)
+    #expect(reaction.changesState)
+
+    logic.step(.request(.get(field: "home"), client: "c"), at: .milliseconds(200), into: &reaction)
+    #expect(reaction.answer == .ok("1"))
+    #expect(reaction.events.isEmpty)
+    #expect(reaction.refusals.isEmpty)
+    #expect(reaction.keyNotes.isEmpty)
+    #expect(reaction.clicks.isEmpty)
+    #expect(!reaction.changesState)
+    #expect(reaction.mayHaveChangedBoard)
+
+    let release = KeyEvent(
+      keypad: "numpad", key: Key("KEY_KP1"), kind: .release, time: .milliseconds(300))
+    logic.step(.keys([release]), at: .milliseconds(300), into: &reaction)
+    #expect(reaction.answer == nil)
+    #expect(!reaction.mayHaveChangedBoard)
+    #expect(reaction.nextDeadline != nil, "the cursor blinks")
+
+    logic.step(.deadline, at: .milliseconds(10_200), into: &reaction)
+    #expect(reaction.events.map(\.event) == [.editingEnded(field: "home", committed: false)])
+    #expect(reaction.nextDeadline == nil)
+  }
+
   @Test func aStepsReactionCarriesNothingOfTheStepsBefore() {
     var logic = Self.logic()
     let keys = logic.step(
