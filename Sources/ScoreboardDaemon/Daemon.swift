@@ -109,6 +109,8 @@ public final class Daemon {
       throw error
     }
     devices.onKeys = { [unowned self] events in
+      // A key's release read alone (a keypad's usual second read) mostly does nothing.
+      guard events.contains(where: { self.logic.acts(on: $0) }) else { return }
       self.carryOut(.keys(events))
     }
     adoptStore()

@@ -187,6 +187,20 @@ public struct DaemonLogic {
     record(events, source: nil, into: &reaction)
   }
 
+  /// Whether a step of `event` can do anything: a press or a repeat always (one that is
+  /// not mapped is noted for the debug log), a release only when its keymap binds that
+  /// key to a horn, which sounds while the key is held. The loop takes no step for the
+  /// other releases, most of them. `mutating` (it changes nothing) for the reason of
+  /// `lendBoard`: asked through a class's stored property, a non-mutating call copies
+  /// the whole logic first.
+  public mutating func acts(on event: KeyEvent) -> Bool {
+    guard event.kind == .release else { return true }
+    guard let index = keymaps.firstIndex(where: { $0.keypad == event.keypad }),
+      keymapsHoldHorns[index], case .horn? = keymaps[index].keymap.bindings[event.key]
+    else { return false }
+    return true
+  }
+
   /// Switches to a board of `spec` and new keymaps; the committed values carry over by
   /// field name.
   ///

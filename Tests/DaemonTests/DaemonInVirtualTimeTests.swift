@@ -185,6 +185,22 @@ import Testing
     #expect(horn.values == [false], "off 1.5 s later")
   }
 
+  /// The loop takes no step for most releases; a horn key's is one it must take.
+  @Test func theHornKeysReleaseStopsTheHorn() throws {
+    let harness = try DaemonHarness(keys: Self.clockKeys, extra: Self.gameClock)
+    let horn = try #require(harness.lines(of: "GPIO13"))
+    try harness.key("KEY_Z", pressed: true)
+    try harness.settle()
+    #expect(horn.values == [true])
+    try harness.advance(by: .milliseconds(500))
+    try harness.key("KEY_SPACE", pressed: false)
+    try harness.settle()
+    #expect(horn.values == [true], "another key's release leaves it sounding")
+    try harness.key("KEY_Z", pressed: false)
+    try harness.settle()
+    #expect(horn.values == [false])
+  }
+
   @Test func theHornKeySoundsWhileHeldAndAtMostItsHoldLimit() throws {
     let harness = try DaemonHarness(keys: Self.clockKeys, extra: Self.gameClock)
     let horn = try #require(harness.lines(of: "GPIO13"))
