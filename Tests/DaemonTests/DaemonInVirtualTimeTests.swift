@@ -58,17 +58,19 @@ import Testing
     #expect(harness.shows == " 1 7")
   }
 
-  /// A key that does nothing (a release) read once the board's deadline has come, before
-  /// the round for that deadline: the frames due then are drawn in the key's step, whose
-  /// next deadline is a later one.
-  @Test func aKeyThatDoesNothingAfterTheBoardsDeadlineShowsTheFramesDueThen() throws {
+  /// A key that does nothing read once the board's deadline has come, before the round
+  /// for that deadline: the frames due then are drawn all the same. A press that is not
+  /// mapped takes a step that changes nothing, which draws them, and whose next deadline
+  /// is a later one; a release takes no step, and the round's deadline draws them.
+  @Test(arguments: [true, false])
+  func aKeyThatDoesNothingAfterTheBoardsDeadlineShowsTheFramesDueThen(pressed: Bool) throws {
     let harness = try DaemonHarness(keys: "KEY_S = select home")
     try harness.advance(by: .milliseconds(100))
     try harness.press("KEY_S")
     let cursorOn = harness.shows
-    // Past the cursor's blink (500 ms) without a round; then a key's release comes.
+    // Past the cursor's blink (500 ms) without a round; then the key comes.
     harness.clock.time = harness.clock.now() + .milliseconds(600)
-    try harness.key("KEY_KPPLUS", pressed: false)
+    try harness.key("KEY_F12", pressed: pressed)
     try harness.settle()
     #expect(harness.shows != cursorOn, "the cursor blinked: \(cursorOn) and \(harness.shows)")
     try harness.advance(by: .milliseconds(500))
