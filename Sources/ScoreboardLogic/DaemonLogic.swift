@@ -194,11 +194,18 @@ public struct DaemonLogic {
   /// `lendBoard`: asked through a class's stored property, a non-mutating call copies
   /// the whole logic first.
   public mutating func acts(on event: KeyEvent) -> Bool {
-    guard event.kind == .release else { return true }
-    guard let index = keymaps.firstIndex(where: { $0.keypad == event.keypad }),
-      keymapsHoldHorns[index], case .horn? = keymaps[index].keymap.bindings[event.key]
-    else { return false }
-    return true
+    event.kind != .release || hornReleased(by: event) != nil
+  }
+
+  /// For the release of a key its keymap binds to a horn: the keymap's index and the
+  /// horn (nil: the first); nil for any other event. Inlined: a call copied the logic.
+  @inline(__always)
+  private func hornReleased(by event: KeyEvent) -> (keymap: Int, horn: String?)? {
+    guard event.kind == .release,
+      let index = keymaps.firstIndex(where: { $0.keypad == event.keypad }),
+      keymapsHoldHorns[index], case .horn(let name)? = keymaps[index].keymap.bindings[event.key]
+    else { return nil }
+    return (index, name)
   }
 
   /// Switches to a board of `spec` and new keymaps; the committed values carry over by
@@ -287,16 +294,16 @@ public struct DaemonLogic {
   }
 
   private mutating func press(_ event: KeyEvent, at now: Instant, into reaction: inout Reaction) {
-    let index = keymaps.firstIndex { $0.keypad == event.keypad }
-    if let index, event.kind == .release, keymapsHoldHorns[index],
-      case .horn(let name)? = keymaps[index].keymap.bindings[event.key]
-    {
+    if event.kind == .release, let released = hornReleased(by: event) {
       reaction.mayHaveChangedBoard = true
       let time = advanceTime(to: event.time, now: now)
       passTime(to: time, into: &reaction)
-      record(board.releaseHorn(name, at: time), source: keypadSources[index], into: &reaction)
+      record(
+        board.releaseHorn(released.horn, at: time), source: keypadSources[released.keymap],
+        into: &reaction)
       return
     }
+    let index = keymaps.firstIndex { $0.keypad == event.keypad }
     guard let index, let action = keymaps[index].keymap.action(for: event) else {
       if notesKeys, event.kind == .press {
         reaction.keyNotes.append(KeyNote(event: event, action: nil))
