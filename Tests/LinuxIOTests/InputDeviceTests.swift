@@ -25,6 +25,10 @@ import Testing
     #expect(try device.readEvents() == [Self.press, Self.report])
 
     try writer.close()
+    // A child a test beside this one spawns holds a copy of every descriptor until its
+    // exec: the end of input comes once no writer is left.
+    var entry = pollfd(fd: device.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
+    #expect(poll(&entry, 1, 5_000) == 1 && entry.revents & Int16(POLLHUP) != 0)
     #expect(try device.readEvents() == nil)
     device.close()
     device.close()

@@ -251,7 +251,7 @@ public final class MosquittoBroker {
 
   /// Whether a TCP socket can be bound to the loopback `port` now.
   private static func isUnbound(port: Int) -> Bool {
-    let socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
+    let socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
     guard socket >= 0 else { return false }
     defer { close(socket) }
     var address = sockaddr_in()
@@ -267,7 +267,7 @@ public final class MosquittoBroker {
 
   /// Whether something accepts TCP connections on the loopback `port`.
   public static func accepts(port: Int) -> Bool {
-    let socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
+    let socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
     guard socket >= 0 else { return false }
     defer { close(socket) }
     var address = sockaddr_in()
