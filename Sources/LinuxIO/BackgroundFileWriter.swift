@@ -135,7 +135,13 @@ public final class BackgroundFileWriter {
       pthread_mutex_unlock(mutex)
     }
 
+    /// Takes the result, if there is one. The wake-up bytes are read first: the thread
+    /// writes its byte after posting the result, so a byte read here is never one of a
+    /// result still to come, and a byte that comes after the result was taken wakes
+    /// the caller once, for nothing, rather than being left in the pipe.
     func takeResult(waiting: Bool) -> Result? {
+      var bytes: (UInt64, UInt64) = (0, 0)
+      _ = SystemCall.read(completions.rawValue, &bytes, MemoryLayout.size(ofValue: bytes))
       pthread_mutex_lock(mutex)
       while waiting, result == nil {
         pthread_cond_wait(condition, mutex)
@@ -143,10 +149,6 @@ public final class BackgroundFileWriter {
       let taken = result
       result = nil
       pthread_mutex_unlock(mutex)
-      if taken != nil {
-        var byte: UInt8 = 0
-        _ = SystemCall.read(completions.rawValue, &byte, 1)
-      }
       return taken
     }
 
@@ -182,8 +184,12 @@ public final class BackgroundFileWriter {
         pthread_mutex_lock(mutex)
         result = Result(ticket: next.ticket, failure: failure)
         pthread_cond_broadcast(condition)
+        // The caller is woken with the mutex free, so that taking the result never
+        // waits for this thread to let it go.
+        pthread_mutex_unlock(mutex)
         var byte: UInt8 = 1
         _ = SystemCall.write(signal.rawValue, &byte, 1)
+        pthread_mutex_lock(mutex)
       }
       pthread_mutex_unlock(mutex)
     }

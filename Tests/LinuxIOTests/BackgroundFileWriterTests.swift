@@ -28,6 +28,12 @@ import Testing
     try writer.start(Array("home 8\n".utf8), to: file, ticket: 4)
     #expect(try #require(writer.waitForResult()).failure == nil)
     #expect(folder.readNewest("state") == "home 8\n", "written in place, in the other slot")
+    // The thread wakes its caller after letting the result go: taken by waiting, the
+    // result's wake-up comes once, for nothing, and is not left in the descriptor.
+    var entry = pollfd(fd: writer.completions.rawValue, events: Int16(POLLIN), revents: 0)
+    #expect(poll(&entry, 1, 10_000) == 1, "the wake-up comes")
+    #expect(writer.takeResult() == nil)
+    #expect(poll(&entry, 1, 0) == 0, "and is taken with it")
 
     let threads = ProcessThreads.of()
     let own = try #require(threads.first { $0.id == Int(getpid()) }).nice
