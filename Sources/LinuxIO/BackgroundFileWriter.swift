@@ -6,8 +6,10 @@
 ///
 /// One write at a time: `start` hands over the bytes, the thread writes them, and the
 /// descriptor `completions` becomes readable; `takeResult()` then says how the write
-/// went. The thread is made by the first `start` (so it inherits the signal mask its
-/// caller has by then) and ends with `close()`.
+/// went. A write started without waking its caller makes `completions` readable only
+/// if it fails or if `takeResultIfEnded(orWake: true)` asked, so that a write nobody
+/// waits for costs the caller no wake-up. The thread is made by the first `start` (so
+/// it inherits the signal mask its caller has by then) and ends with `close()`.
 public final class BackgroundFileWriter {
   /// How one write went.
   public struct Result: Sendable {
@@ -45,19 +47,36 @@ public final class BackgroundFileWriter {
   /// Starts writing `bytes` to `file`, which the writer's thread uses until the result
   /// is taken; the result carries `ticket`. Only when the writer is not busy.
   ///
+  /// - Parameter waking: `completions` becomes readable when the write ends; false: only
+  ///   when it fails, or when asked later.
   /// - Throws: `IOError` naming `pthread_create` when the thread cannot be made.
-  public func start(_ bytes: [UInt8], to file: TwoSlotFile, ticket: UInt64) throws {
+  public func start(
+    _ bytes: [UInt8], to file: TwoSlotFile, ticket: UInt64, waking: Bool = true
+  ) throws {
     precondition(!isBusy, "one write at a time")
     if thread == nil {
       try makeThread()
     }
-    shared.post(Job(file: file, bytes: bytes, ticket: ticket))
+    shared.post(Job(file: file, bytes: bytes, ticket: ticket, waking: waking))
     isBusy = true
   }
 
-  /// The result of the write started last, once it is done; nil while it runs.
+  /// The result of the write started last, once it is done; nil while it runs. For the
+  /// watcher of `completions`: it reads the wake-up.
   public func takeResult() -> Result? {
-    guard let result = shared.takeResult(waiting: false) else { return nil }
+    guard let result = shared.takeResult(draining: true, waiting: false, orWake: false)
+    else { return nil }
+    isBusy = false
+    return result
+  }
+
+  /// The result of the write started last if it has ended, without reading
+  /// `completions`; nil while it runs, and then, with `orWake`, `completions` becomes
+  /// readable when it ends.
+  public func takeResultIfEnded(orWake: Bool) -> Result? {
+    guard isBusy,
+      let result = shared.takeResult(draining: false, waiting: false, orWake: orWake)
+    else { return nil }
     isBusy = false
     return result
   }
@@ -66,7 +85,7 @@ public final class BackgroundFileWriter {
   public func waitForResult() -> Result? {
     guard isBusy else { return nil }
     isBusy = false
-    return shared.takeResult(waiting: true)
+    return shared.takeResult(draining: true, waiting: true, orWake: false)
   }
 
   /// Lets the write under way finish, then ends the thread; calling it again does
@@ -98,6 +117,7 @@ public final class BackgroundFileWriter {
     var file: TwoSlotFile
     var bytes: [UInt8]
     var ticket: UInt64
+    var waking: Bool
   }
 
   /// What the two threads share, behind one mutex; the thread keeps it alive.
@@ -108,6 +128,8 @@ public final class BackgroundFileWriter {
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var job: Job?
     private var result: Result?
+    /// The job under way wakes the caller when it ends.
+    private var wakes = false
     private var isStopping = false
 
     init() throws {
@@ -131,23 +153,30 @@ public final class BackgroundFileWriter {
     func post(_ next: Job) {
       pthread_mutex_lock(mutex)
       job = next
+      wakes = next.waking
       pthread_cond_broadcast(condition)
       pthread_mutex_unlock(mutex)
     }
 
-    /// Takes the result, if there is one. The wake-up bytes are read first: the thread
-    /// writes its byte after posting the result, so a byte read here is never one of a
-    /// result still to come, and a byte that comes after the result was taken wakes
-    /// the caller once, for nothing, rather than being left in the pipe.
-    func takeResult(waiting: Bool) -> Result? {
-      var bytes: (UInt64, UInt64) = (0, 0)
-      _ = SystemCall.read(completions.rawValue, &bytes, MemoryLayout.size(ofValue: bytes))
+    /// Takes the result, if there is one; without one, `orWake` makes the job wake the
+    /// caller when it ends. With `draining`, the wake-up bytes are read first: the
+    /// thread writes its byte after posting the result, so a byte read here is never
+    /// one of a result still to come, and a byte that comes after the result was taken
+    /// wakes the caller once, for nothing, rather than being left in the pipe.
+    func takeResult(draining: Bool, waiting: Bool, orWake: Bool) -> Result? {
+      if draining {
+        var bytes: (UInt64, UInt64) = (0, 0)
+        _ = SystemCall.read(completions.rawValue, &bytes, MemoryLayout.size(ofValue: bytes))
+      }
       pthread_mutex_lock(mutex)
       while waiting, result == nil {
         pthread_cond_wait(condition, mutex)
       }
       let taken = result
       result = nil
+      if taken == nil, orWake {
+        wakes = true
+      }
       pthread_mutex_unlock(mutex)
       return taken
     }
@@ -184,11 +213,15 @@ public final class BackgroundFileWriter {
         pthread_mutex_lock(mutex)
         result = Result(ticket: next.ticket, failure: failure)
         pthread_cond_broadcast(condition)
+        let waking = wakes || failure != nil
+        wakes = false
         // The caller is woken with the mutex free, so that taking the result never
         // waits for this thread to let it go.
         pthread_mutex_unlock(mutex)
-        var byte: UInt8 = 1
-        _ = SystemCall.write(signal.rawValue, &byte, 1)
+        if waking {
+          var byte: UInt8 = 1
+          _ = SystemCall.write(signal.rawValue, &byte, 1)
+        }
         pthread_mutex_lock(mutex)
       }
       pthread_mutex_unlock(mutex)

@@ -207,6 +207,8 @@ public final class Daemon {
     let health = store.health
     store.retryIfDue(at: now)
     store.writeHeldIfDue(at: now)
+    // The writes of this round's saves whose ends the store took by itself.
+    deliver(store.takeFinished())
     noteStateFile(was: health)
     for change in devices.onlineChanges() {
       statusMayHaveChanged = true

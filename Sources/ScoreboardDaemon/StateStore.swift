@@ -11,11 +11,14 @@ import ScoreboardDrivers
 /// (`BackgroundFileWriter`), so that the loop never waits for the disk: `save` starts a
 /// write and returns its ticket, and `takeCompletions` later says which tickets are
 /// durable; a state saved while a write runs waits for it, and only the newest such
-/// state is written. Without the thread (tests, or when it cannot be made) `save` writes
-/// at once. When writing fails (a full or read-only SD card, an I/O error), the
-/// scoreboard goes on from memory: the store says so once in the journal, keeps the
-/// latest state, tries again with a growing delay (and on every new change), and says
-/// so again when a write succeeds, which makes every value durable at once.
+/// state is written. A write nobody waits for (keys, with the file healthy) does not
+/// wake the loop when it ends: the store takes its result when it next needs the
+/// writer, and asks to be woken only when something waits for it. Without the thread
+/// (tests, or when it cannot be made) `save` writes at once. When writing fails (a full
+/// or read-only SD card, an I/O error), the scoreboard goes on from memory: the store
+/// says so once in the journal, keeps the latest state, tries again with a growing
+/// delay (and on every new change), and says so again when a write succeeds, which
+/// makes every value durable at once.
 final class StateStore {
   /// How a save stands.
   enum Progress: Equatable {
@@ -67,6 +70,12 @@ final class StateStore {
   private var pending: (state: SavedState, ticket: UInt64)?
   /// The state the background writer is writing, and its ticket.
   private var inFlight: (state: SavedState, ticket: UInt64)?
+  /// The write under way wakes the loop when it ends (`completions`): something waits
+  /// for it. Otherwise its result is taken when the store next needs the writer.
+  private var inFlightWakes = false
+  /// Writes whose results the store took by itself, not through `takeCompletions`:
+  /// their completions, for `takeFinished`.
+  private var finished: [Completion] = []
   /// What the file holds, as far as the store knows.
   private var written: SavedState?
   /// When to try writing `pending` again.
@@ -77,6 +86,8 @@ final class StateStore {
   /// `pending` holds only changes nobody waits for: it may wait for
   /// `unansweredInterval`.
   private var pendingMayWait = false
+  /// Someone waits to hear that `pending` is durable: its write wakes the loop.
+  private var pendingIsAnswered = false
   /// Changes came after `pending`'s state was taken, while it was held: its write
   /// takes the state from `currentState` when it begins.
   private var pendingIsStale = false
@@ -191,6 +202,18 @@ final class StateStore {
   func save(
     _ state: @autoclosure () -> SavedState, at now: Instant, answered: Bool = true
   ) -> Progress {
+    guard path != nil else { return .done(unsavedReason: nil) }
+    if inFlight != nil, !inFlightWakes {
+      takeEndedWrite(at: now, orWake: answered)
+    }
+    let progress = saveTaken(state(), at: now, answered: answered)
+    wakeWhenPendingMayGo(at: now)
+    return progress
+  }
+
+  private func saveTaken(
+    _ state: @autoclosure () -> SavedState, at now: Instant, answered: Bool
+  ) -> Progress {
     guard let path else { return .done(unsavedReason: nil) }
     if !answered, currentState != nil, mayWaitUntaken(at: now) {
       lastTicket += 1
@@ -214,6 +237,7 @@ final class StateStore {
       }
     }
     pendingMayWait = (pending == nil || pendingMayWait) && !answered
+    pendingIsAnswered = (pending != nil && pendingIsAnswered) || answered
     lastTicket += 1
     pending = (state, lastTicket)
     pendingIsStale = false
@@ -255,17 +279,54 @@ final class StateStore {
     return holdEndsAt
   }
 
-  /// When the store next has something to do: a retry, or a held change to write.
+  /// When the store next has something to do: a retry, or a held change to write (or,
+  /// while a write that does not wake the loop may be under way, to see whether it
+  /// has ended).
   var deadline: Instant? {
-    guard inFlight == nil, let heldUntil else { return retryAt }
+    guard let heldUntil, inFlight == nil || !inFlightWakes else { return retryAt }
     return retryAt.map { min($0, heldUntil) } ?? heldUntil
   }
 
-  /// Writes the change held for `unansweredInterval` once it is due.
+  /// Writes the change held for `unansweredInterval` once it is due; if a write is
+  /// under way still, it goes when that one ends.
   func writeHeldIfDue(at now: Instant) {
-    guard inFlight == nil, let heldUntil, now >= heldUntil else { return }
+    guard let heldUntil, now >= heldUntil else { return }
+    guard inFlight == nil else {
+      if !inFlightWakes {
+        takeEndedWrite(at: now, orWake: true)
+      }
+      return
+    }
     pendingMayWait = false
     startPending(at: now)
+  }
+
+  /// Takes the result of the write under way if it has ended (it did not wake the
+  /// loop: nobody waited for it); with `orWake`, one still running wakes the loop when
+  /// it ends. The completion is kept for `takeFinished`.
+  private func takeEndedWrite(at now: Instant, orWake: Bool) {
+    guard let writer else { return }
+    if let result = writer.takeResultIfEnded(orWake: orWake) {
+      finished += complete(result, at: now)
+    } else if orWake {
+      inFlightWakes = true
+    }
+  }
+
+  /// A state that waits for the write under way alone (no hold keeps it) goes as soon
+  /// as that write ends: the write wakes the loop when it does.
+  private func wakeWhenPendingMayGo(at now: Instant) {
+    guard pending != nil, inFlight != nil, !inFlightWakes else { return }
+    if let heldUntil, now < heldUntil { return }
+    takeEndedWrite(at: now, orWake: true)
+  }
+
+  /// The completions of the writes whose results the store took by itself (when a save
+  /// or a due write needed the writer), since the last call.
+  func takeFinished() -> [Completion] {
+    guard !finished.isEmpty else { return [] }
+    defer { finished = [] }
+    return finished
   }
 
   /// Writes the pending state again when its retry is due.
@@ -282,15 +343,15 @@ final class StateStore {
   /// The background writes that ended since the last call, and what they mean for the
   /// file's health; the next pending state starts being written.
   func takeCompletions(at now: Instant) -> [Completion] {
-    guard let result = writer?.takeResult() else { return [] }
-    return complete(result, at: now)
+    guard let result = writer?.takeResult() else { return takeFinished() }
+    return takeFinished() + complete(result, at: now)
   }
 
   /// Waits for the background write under way, writes what is pending at once, and
   /// makes every later save at once: for stopping, and for a store being replaced.
   func finish(at now: Instant) -> [Completion] {
-    guard let writer else { return [] }
-    var completions: [Completion] = []
+    guard let writer else { return takeFinished() }
+    var completions = takeFinished()
     // A completion may start the next pending state: wait for that one too.
     while let result = writer.waitForResult() {
       completions += complete(result, at: now)
@@ -313,11 +374,17 @@ final class StateStore {
     guard let writer, !writer.isBusy, let path, let file else { return }
     refreshPending()
     guard let next = pending else { return }
+    // The loop is woken when the write ends if someone waits for it, or when the file
+    // was failing (a retry, whose success is told at once).
+    let waking = pendingIsAnswered || health != .saved
     do {
-      try writer.start(Array(next.state.encoded().utf8), to: file, ticket: next.ticket)
+      try writer.start(
+        Array(next.state.encoded().utf8), to: file, ticket: next.ticket, waking: waking)
       inFlight = next
+      inFlightWakes = waking
       pending = nil
       pendingMayWait = false
+      pendingIsAnswered = false
       holdEndsAt = now + Self.unansweredInterval
     } catch {
       logger.warning("state file: \(error); the scores are saved on the main thread")
@@ -330,11 +397,14 @@ final class StateStore {
   /// Takes the result of a background write.
   private func complete(_ result: BackgroundFileWriter.Result, at now: Instant) -> [Completion] {
     guard let path, let flight = inFlight, flight.ticket == result.ticket else { return [] }
+    let flightWoke = inFlightWakes
     inFlight = nil
+    inFlightWakes = false
     if let failure = result.failure {
       if pending == nil, replaceEntryThatIsNotAFile(at: path, now: now) {
         // Something else took the file's place and was set aside: write again at once.
         pending = flight
+        pendingIsAnswered = flightWoke
         startPending(at: now)
         return []
       }

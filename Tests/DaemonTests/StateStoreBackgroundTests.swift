@@ -193,6 +193,97 @@ import Testing
     #expect(try StateStoreTests.onDisk(folder) == Self.third)
   }
 
+  /// Whether the store's completion descriptor is readable now.
+  static func isReadable(_ store: StateStore) -> Bool {
+    guard let descriptor = store.completions?.rawValue else { return false }
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, 0) == 1
+  }
+
+  /// A write nobody waits for does not wake the loop when it ends: the next save takes
+  /// its end, and the loop hears of it from `takeFinished`.
+  @Test func aWriteNobodyWaitsForEndsWithoutWakingTheLoop() throws {
+    let folder = try TemporaryFolder()
+    let log = try LogCapture()
+    let store = StateStore(path: folder.path(of: "state"), logger: log.logger, inBackground: true)
+    let start = Instant.seconds(1)
+    #expect(store.save(Self.first, at: start, answered: false) == .writing(ticket: 1))
+    let later = start + .milliseconds(60)
+    let deadline = MonotonicClock.now() + 10_000_000_000
+    // The same state again: `.writing` while the write runs, `.done` once its end is
+    // taken.
+    var entry = pollfd(
+      fd: try #require(store.completions).rawValue, events: Int16(POLLIN), revents: 0)
+    while store.save(Self.first, at: later, answered: false) != .done(unsavedReason: nil) {
+      #expect(poll(&entry, 1, 1) == 0, "no wake-up for a write nobody waits for")
+      guard MonotonicClock.now() < deadline else {
+        Issue.record("the write did not end in 10 s")
+        return
+      }
+    }
+    #expect(!Self.isReadable(store))
+    #expect(store.takeFinished() == [.init(ticket: 1, unsavedReason: nil)])
+    #expect(store.takeFinished().isEmpty)
+    #expect(store.deadline == nil)
+    #expect(try StateStoreTests.onDisk(folder) == Self.first)
+  }
+
+  /// A write nobody waited for wakes the loop once something waits for it: an answer,
+  /// or a change whose hold has ended.
+  @Test(arguments: [true, false])
+  func aWriteUnderWayWakesTheLoopOnceSomethingWaitsForIt(answered: Bool) throws {
+    let folder = try TemporaryFolder()
+    let log = try LogCapture()
+    let store = StateStore(path: folder.path(of: "state"), logger: log.logger, inBackground: true)
+    let start = Instant.seconds(1)
+    #expect(store.save(Self.first, at: start, answered: false) == .writing(ticket: 1))
+    if answered {
+      #expect(store.save(Self.second, at: start, answered: true) == .writing(ticket: 2))
+    } else {
+      let held = start + .milliseconds(10)
+      #expect(store.save(Self.second, at: held, answered: false) == .writing(ticket: 2))
+      #expect(store.deadline == start + .milliseconds(50))
+      store.writeHeldIfDue(at: start + .milliseconds(50))
+    }
+    // Either the first write is still under way and wakes the loop when it ends, or
+    // its end was taken and the second began: nothing is left for a deadline.
+    #expect(store.deadline == nil)
+    var ended = store.takeFinished()
+    let deadline = MonotonicClock.now() + 10_000_000_000
+    while !ended.contains(where: { $0.ticket == 2 }) {
+      if !answered, ended.contains(where: { $0.ticket == 1 }) {
+        // The held change nobody waits for is written without waking the loop.
+        break
+      }
+      var entry = pollfd(
+        fd: try #require(store.completions).rawValue, events: Int16(POLLIN), revents: 0)
+      guard poll(&entry, 1, 10_000) == 1, MonotonicClock.now() < deadline else {
+        Issue.record("no wake-up in 10 s; ended \(ended)")
+        return
+      }
+      ended += store.takeCompletions(at: start + .milliseconds(50))
+    }
+    #expect(ended.map(\.ticket).contains(answered ? 2 : 1), "\(ended)")
+    #expect(store.finish(at: start + .seconds(1)).allSatisfy { $0.unsavedReason == nil })
+    #expect(try StateStoreTests.onDisk(folder) == Self.second)
+  }
+
+  /// A failed write wakes the loop even when nobody waits for it: the failure is told
+  /// at once.
+  @Test func aFailedWriteNobodyWaitsForWakesTheLoop() throws {
+    let folder = try TemporaryFolder()
+    let log = try LogCapture()
+    let store = StateStore(
+      path: folder.path(of: "missing/state"), logger: log.logger, inBackground: true)
+    #expect(store.save(Self.first, at: .zero, answered: false) == .writing(ticket: 1))
+    var entry = pollfd(
+      fd: try #require(store.completions).rawValue, events: Int16(POLLIN), revents: 0)
+    #expect(poll(&entry, 1, 10_000) == 1)
+    let failed = store.takeCompletions(at: .zero)
+    #expect(failed.first?.unsavedReason?.contains("ENOENT") == true, "\(failed)")
+    #expect(log.lines.contains { $0.hasPrefix("<3>cannot save the scores") })
+  }
+
   @Test func aFailedWriteIsReportedAndTheRetryMakesItDurable() throws {
     let folder = try TemporaryFolder()
     let log = try LogCapture()
