@@ -1,8 +1,8 @@
-"""Runs inside gdb, attached to a warmed-up scoreboardd waiting in ppoll
+"""Runs inside gdb, attached to a warmed-up scoreboardd waiting in epoll_pwait2
 (key-path-order.py): follows its rounds one instruction at a time and writes the
 address of each instruction the first time it runs.
 
-Each round starts when ppoll returns and ends at the next ppoll. Before a round the
+Each round starts when the loop's wait returns and ends at its next wait. Before a round the
 script writes its key to the keypad FIFO (KEY_PATH_FIFO), or writes none and lets the
 game clock's next frame wake the loop. The trace (KEY_PATH_TRACE) holds the start of the
 program's first mapping, then the addresses in the order they first ran. The folder of
@@ -16,7 +16,8 @@ from evdev_keys import KEY_KPENTER, KEY_KPPLUS, key_records
 
 # A press and its release, the clock started (and the key let go), then its frames.
 ROUNDS = [(KEY_KPPLUS, 1), (KEY_KPPLUS, 0), (KEY_KPENTER, 1), (KEY_KPENTER, 0)] + [None] * 4
-POLL = ("__ppoll", "ppoll", "__GI_ppoll")
+# The loop's wait (glibc's names for it).
+POLL = ("epoll_pwait2", "__epoll_pwait2_time64", "__GI_epoll_pwait2")
 
 
 def program_start():
@@ -38,7 +39,7 @@ def run():
     for key in ROUNDS:
         if key is not None:
             os.write(writer, key_records(*key))
-        # Out of ppoll (the frame it is in, or the wrapper's) into the loop.
+        # Out of the wait (the frame it is in, or the wrapper's) into the loop.
         while (gdb.selected_frame().name() or "") in POLL:
             gdb.execute("finish", to_string=True)
         steps = 0

@@ -13,7 +13,7 @@ struct KeyLatency {
   var waits: [Int64]
   /// How long the run took, in nanoseconds.
   var elapsed: Int64
-  /// How often the loop's `ppoll` returned.
+  /// How often the loop's wait returned.
   var loopWakeups: Int
   /// How often the loop's thread went to sleep and was woken (voluntary context
   /// switches): the loop's wakeups and the sleeps inside the display's calls.

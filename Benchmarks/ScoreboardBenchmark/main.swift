@@ -641,8 +641,8 @@ line()
 if !stageTimes.isEmpty {
   line(
     "Where a key press's time goes inside scoreboardd: the build made for it (`-DSTAGE_TIMES`), "
-      + "alone, \(stageKeys) keys in blocks as above; µs from the stage before, from `ppoll`'s "
-      + "return to its next call (Benchmarks/README.md):")
+      + "alone, \(stageKeys) keys in blocks as above; µs from the stage before, from the loop's "
+      + "wait's return to its next wait (Benchmarks/README.md):")
   line()
   report += stageTimesTable(stageTimes)
   line()

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,50 @@ int sbl_current_processor(void) { return sched_getcpu(); }
 
 int sbl_ppoll(struct pollfd *entries, size_t count, const struct timespec *timeout) {
   return ppoll(entries, (nfds_t)count, timeout, NULL);
+}
+
+int sbl_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int sbl_epoll_control(
+    int poller, int operation, int descriptor, unsigned int events, unsigned long long key) {
+  static const int operations[] = {EPOLL_CTL_ADD, EPOLL_CTL_MOD, EPOLL_CTL_DEL};
+  if (operation < 0 || operation > 2) {
+    errno = EINVAL;
+    return -1;
+  }
+  // poll(2)'s bits and epoll's have the same values on Linux.
+  struct epoll_event event = {.events = events & (EPOLLIN | EPOLLPRI | EPOLLOUT), .data.u64 = key};
+  return epoll_ctl(poller, operations[operation], descriptor, &event);
+}
+
+int sbl_epoll_wait(
+    int poller, unsigned long long *keys, unsigned int *events, int capacity,
+    const struct timespec *timeout) {
+  static atomic_int lacks_pwait2;
+  struct epoll_event ready[64];
+  if (capacity > 64) {
+    capacity = 64;
+  }
+  int count = -1;
+  if (!lacks_pwait2) {
+    count = epoll_pwait2(poller, ready, capacity, timeout, NULL);
+    if (count == -1 && errno == ENOSYS) {
+      lacks_pwait2 = 1;
+    }
+  }
+  if (lacks_pwait2) {
+    int milliseconds = -1;
+    if (timeout != NULL) {
+      long long rounded = (long long)timeout->tv_sec * 1000 + (timeout->tv_nsec + 999999) / 1000000;
+      milliseconds = rounded > INT_MAX ? INT_MAX : (int)rounded;
+    }
+    count = epoll_wait(poller, ready, capacity, milliseconds);
+  }
+  for (int i = 0; i < count; i++) {
+    keys[i] = ready[i].data.u64;
+    events[i] = ready[i].events;
+  }
+  return count;
 }
 
 int sbl_timer_create(void) {

@@ -1,10 +1,15 @@
 @preconcurrency import Glibc
 
-/// One thread's event loop: waits with `ppoll()` until a watched descriptor is ready or a
+/// One thread's event loop: waits with `epoll` until a watched descriptor is ready or a
 /// timeout (to the nanosecond) passes, then calls the handlers of the ready descriptors.
 ///
+/// The descriptors stay in the kernel's interest list from one round to the next, so a
+/// wait costs the kernel the ready descriptors alone (`ppoll` looks at every descriptor
+/// twice a wait and hangs the thread on each one's queue). A descriptor that `epoll`
+/// cannot watch (a regular file, `/dev/null`) is ready at every round, as `poll` says.
+///
 /// Each descriptor has at most one watch. The loop does not own the descriptors: remove
-/// a watch before closing its descriptor, or the next poll reports `.invalid` for it.
+/// a watch before closing its descriptor.
 public final class PollLoop {
   /// Conditions of a descriptor, as `poll()` reports them.
   public struct Events: OptionSet, Hashable, Sendable {
@@ -24,8 +29,8 @@ public final class PollLoop {
     public static let hangUp = Events(rawValue: Int16(POLLHUP))
     /// An error is pending (always reported). The corresponding C constant is `POLLERR`.
     public static let error = Events(rawValue: Int16(POLLERR))
-    /// The descriptor is not open: a watch outlived its descriptor (always reported).
-    /// The corresponding C constant is `POLLNVAL`.
+    /// The descriptor was not open when it was watched (always reported, at every
+    /// round). The corresponding C constant is `POLLNVAL`.
     public static let invalid = Events(rawValue: Int16(POLLNVAL))
   }
 
@@ -36,17 +41,35 @@ public final class PollLoop {
     var descriptor: FileDescriptor
     var events: Events
     var handler: Handler
-    /// Tells this watch apart from a later one on a reused descriptor number.
+    /// Tells this watch apart from a later one on a reused descriptor number; the key
+    /// its events come with.
     var serial: UInt64
+    var kind: Kind
   }
 
-  private var watches: [Watch] = [] {
-    didSet { entriesMatchWatches = false }
+  /// How the kernel watches a descriptor.
+  private enum Kind {
+    /// In the `epoll` interest list.
+    case listed
+    /// `epoll` refused it (EPERM: a regular file, `/dev/null`): ready at every round.
+    case alwaysReady
+    /// It was not open: `.invalid` at every round.
+    case notOpen
   }
+
+  private var watches: [Watch] = []
+  /// The last serial given; 0 is the timer's key.
   private var nextSerial: UInt64 = 0
-  /// What `ppoll()` is given: one entry per watch, in order, kept from round to round.
-  private var entries: [pollfd] = []
-  private var entriesMatchWatches = false
+  /// The `epoll` instance; nil when the kernel would not make one (`waitError` says why).
+  private var poller: FileDescriptor?
+  private var waitError: IOError?
+  /// The keys and events of the ready descriptors, as the last wait found them.
+  private let readyKeys: UnsafeMutablePointer<UInt64>
+  private let readyEvents: UnsafeMutablePointer<UInt32>
+  /// How many ready descriptors one wait takes at most; the others come next round.
+  private static let readyCapacity = 64
+  /// The key of the timer's events.
+  private static let timerKey: UInt64 = 0
   /// The kernel timer that `runOnce(until:)` waits on; nil when the kernel would not
   /// make one.
   private let timer: FileDescriptor?
@@ -56,17 +79,37 @@ public final class PollLoop {
   /// How late the timer's wakeups have been: how early a wait on the instant wakes.
   private var wakeLatency = WakeLatency()
 
-  /// An empty loop, with its timer (a timerfd, held from the start so that the loop's
-  /// descriptors do not change with its first deadline).
+  /// An empty loop, with its `epoll` instance and its timer (a timerfd, held from the
+  /// start so that the loop's descriptors do not change with its first deadline). When
+  /// the kernel refuses the `epoll` instance, every wait throws.
   public init() {
-    let descriptor = SystemCall.timerCreate()
-    timer = descriptor >= 0 ? FileDescriptor(rawValue: descriptor) : nil
+    readyKeys = .allocate(capacity: Self.readyCapacity)
+    readyEvents = .allocate(capacity: Self.readyCapacity)
+    let made = SystemCall.epollCreate()
+    if made >= 0 {
+      poller = FileDescriptor(rawValue: made)
+    } else {
+      waitError = IOError(operation: "epoll_create1", errno: .current)
+    }
+    var timerDescriptor = SystemCall.timerCreate()
+    if timerDescriptor >= 0, made >= 0,
+      SystemCall.epollControl(made, 0, timerDescriptor, UInt32(POLLIN), Self.timerKey) != 0
+    {
+      _ = SystemCall.close(timerDescriptor)
+      timerDescriptor = -1
+    }
+    timer = timerDescriptor >= 0 ? FileDescriptor(rawValue: timerDescriptor) : nil
   }
 
   deinit {
     if let timer {
       _ = SystemCall.close(timer.rawValue)
     }
+    if let poller {
+      _ = SystemCall.close(poller.rawValue)
+    }
+    readyKeys.deallocate()
+    readyEvents.deallocate()
   }
 
   /// Names one watch, so that its owner removes that watch and not a later one on a
@@ -84,9 +127,14 @@ public final class PollLoop {
     _ descriptor: FileDescriptor, for events: Events, handler: @escaping Handler
   ) -> Token {
     nextSerial += 1
-    let watch = Watch(descriptor: descriptor, events: events, handler: handler, serial: nextSerial)
-    if let index = watches.firstIndex(where: { $0.descriptor == descriptor }) {
-      watches[index] = watch
+    let existing = watches.firstIndex { $0.descriptor == descriptor }
+    let kind = list(
+      descriptor, for: events, key: nextSerial,
+      replacing: existing.map { watches[$0].kind == .listed } ?? false)
+    let watch = Watch(
+      descriptor: descriptor, events: events, handler: handler, serial: nextSerial, kind: kind)
+    if let existing {
+      watches[existing] = watch
     } else {
       watches.append(watch)
     }
@@ -95,12 +143,42 @@ public final class PollLoop {
 
   /// Removes the watch `token` names, if it is still in place.
   public func removeWatch(_ token: Token) {
-    watches.removeAll { $0.serial == token.serial }
+    guard let index = watches.firstIndex(where: { $0.serial == token.serial }) else { return }
+    unlist(watches.remove(at: index))
   }
 
   /// Stops watching `descriptor`; nothing happens when it is not watched.
   public func removeWatch(_ descriptor: FileDescriptor) {
-    watches.removeAll { $0.descriptor == descriptor }
+    guard let index = watches.firstIndex(where: { $0.descriptor == descriptor }) else { return }
+    unlist(watches.remove(at: index))
+  }
+
+  /// Puts `descriptor` in the interest list with `key`, or changes its entry there.
+  private func list(
+    _ descriptor: FileDescriptor, for events: Events, key: UInt64, replacing: Bool
+  ) -> Kind {
+    guard let poller else { return .listed }
+    let bits = UInt32(UInt16(bitPattern: events.rawValue))
+    let (first, second): (CInt, CInt) = replacing ? (1, 0) : (0, 1)
+    if SystemCall.epollControl(poller.rawValue, first, descriptor.rawValue, bits, key) == 0 {
+      return .listed
+    }
+    var error = Errno.current
+    // An entry already there (or gone): the other operation.
+    if error == (replacing ? .noSuchFileOrDirectory : Errno(rawValue: EEXIST)) {
+      if SystemCall.epollControl(poller.rawValue, second, descriptor.rawValue, bits, key) == 0 {
+        return .listed
+      }
+      error = Errno.current
+    }
+    return error == .notPermitted ? .alwaysReady : .notOpen
+  }
+
+  /// Takes `watch`'s descriptor out of the interest list.
+  private func unlist(_ watch: Watch) {
+    guard watch.kind == .listed, let poller else { return }
+    // Fails only when the descriptor was closed already (and its entry went with it).
+    _ = SystemCall.epollControl(poller.rawValue, 2, watch.descriptor.rawValue, 0, 0)
   }
 
   /// Waits once, then calls the handler of each ready descriptor in the order the
@@ -108,28 +186,21 @@ public final class PollLoop {
   ///
   /// A watch removed or replaced by an earlier handler of the same round is not called.
   ///
-  /// - Parameter timeout: The longest wait, to the nanosecond (`ppoll()`: the next step
-  ///   of a bit-banged display may be 100 µs away), never reported early; nil waits until
-  ///   a descriptor is ready. A zero or negative timeout only checks.
+  /// - Parameter timeout: The longest wait, to the nanosecond (`epoll_pwait2`: the next
+  ///   step of a bit-banged display may be 100 µs away), never reported early; nil waits
+  ///   until a descriptor is ready. A zero or negative timeout only checks.
   /// - Returns: The number of handlers called; 0 when the timeout passed.
-  /// - Throws: `IOError` naming `ppoll`.
+  /// - Throws: `IOError` naming `epoll_pwait2` (or `epoll_create1` when the loop has no
+  ///   `epoll` instance).
   @discardableResult
   public func runOnce(timeout: Duration?) throws -> Int {
-    let polled = watches
-    prepareEntries(polled)
-    let count = polled.count
-    #if STAGE_TIMES
-      StageTimes.mark(.asleep)
-    #endif
-    if var limit = Self.pollTimeout(timeout) {
-      _ = try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, &limit) }
-    } else {
-      _ = try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, nil) }
+    if timeout.map({ $0 > .zero }) ?? true {
+      // The timer is not waited for here: armed, it would end this wait.
+      try disarmTimer()
     }
-    #if STAGE_TIMES
-      StageTimes.mark(.woke)
-    #endif
-    return callHandlers(polled)
+    let polled = watches
+    let count = try wait(polled, timeout: Self.pollTimeout(timeout))
+    return callHandlers(polled, count)
   }
 
   /// Waits once, until a watched descriptor is ready or `deadline` (nanoseconds on
@@ -138,16 +209,16 @@ public final class PollLoop {
   /// deadline (unless a descriptor is ready).
   ///
   /// The deadline is a kernel timer's (a timerfd, armed again only when the deadline
-  /// changes): `ppoll`'s own timeout may end up to 0.1 % late, about a millisecond for a
-  /// second's wait, which a timer does not. Without a timer (the kernel refused one) it
-  /// waits with `ppoll`'s timeout.
+  /// changes): the wait's own timeout may end up to 0.1 % late, about a millisecond for
+  /// a second's wait, which a timer does not. Without a timer (the kernel refused one)
+  /// it waits with the wait's timeout.
   ///
   /// - Parameter onTheInstant: The deadline is one that must be met on its instant (a
   ///   clock's text changing): the timer wakes the thread as much earlier as the kernel's
   ///   wakeups have been late (`WakeLatency`), and the rest is waited out awake,
   ///   checking the descriptors.
   /// - Returns: The number of handlers called; 0 when the deadline came first.
-  /// - Throws: `IOError` naming `ppoll` or `timerfd_settime`.
+  /// - Throws: `IOError` naming `epoll_pwait2` or `timerfd_settime`.
   @discardableResult
   public func runOnce(until deadline: Int64?, onTheInstant: Bool = false) throws -> Int {
     guard let deadline else {
@@ -169,23 +240,10 @@ public final class PollLoop {
         armedDeadline = wakeAt
       }
       let polled = watches
-      prepareEntries(polled)
-      entries.append(pollfd(fd: timer.rawValue, events: Int16(POLLIN), revents: 0))
-      let count = entries.count
-      #if STAGE_TIMES
-        StageTimes.mark(.asleep)
-      #endif
-      let waited = Result {
-        try retryOnInterrupt("ppoll") { SystemCall.ppoll(&entries, count, nil) }
-      }
-      #if STAGE_TIMES
-        StageTimes.mark(.woke)
-      #endif
-      let timerFired = entries[count - 1].revents != 0
-      entries.removeLast()
-      _ = try waited.get()
+      let count = try wait(polled, timeout: nil)
+      let timerFired = (0..<count).contains { readyKeys[$0] == Self.timerKey }
       now = MonotonicClock.now()
-      let called = callHandlers(polled)
+      let called = callHandlers(polled, count)
       if timerFired, onTheInstant {
         wakeLatency.observe(lateness: now - wakeAt)
       }
@@ -203,13 +261,40 @@ public final class PollLoop {
     return 0
   }
 
-  /// Makes `entries` one `ppoll()` entry per watch of `polled`, in order.
-  private func prepareEntries(_ polled: [Watch]) {
-    guard !entriesMatchWatches else { return }
-    entries = polled.map {
-      pollfd(fd: $0.descriptor.rawValue, events: $0.events.rawValue, revents: 0)
+  /// Waits until a descriptor of the interest list is ready or `timeout` passes (only
+  /// checks when one of `polled` is always ready); the ready keys and events are in
+  /// `readyKeys` and `readyEvents`.
+  ///
+  /// - Returns: How many descriptors are ready.
+  private func wait(_ polled: [Watch], timeout: timespec?) throws -> Int {
+    guard poller != nil else {
+      throw waitError ?? IOError(operation: "epoll_create1", errno: Errno(rawValue: ENOMEM))
     }
-    entriesMatchWatches = true
+    var limit = timeout
+    if polled.contains(where: { $0.kind != .listed }) {
+      limit = timespec(tv_sec: 0, tv_nsec: 0)
+    }
+    #if STAGE_TIMES
+      StageTimes.mark(.asleep)
+    #endif
+    var count = 0
+    // `dropStaleEntries` may replace the instance.
+    while let poller {
+      count = Int(
+        try retryOnInterrupt("epoll_pwait2") {
+          if var limit {
+            SystemCall.epollWait(
+              poller.rawValue, readyKeys, readyEvents, Self.readyCapacity, &limit)
+          } else {
+            SystemCall.epollWait(poller.rawValue, readyKeys, readyEvents, Self.readyCapacity, nil)
+          }
+        })
+      guard dropStaleEntries(polled, count) else { break }
+    }
+    #if STAGE_TIMES
+      StageTimes.mark(.woke)
+    #endif
+    return count
   }
 
   /// Disarms the timer, so that it neither fires nor stays readable while nothing is due.
@@ -219,21 +304,63 @@ public final class PollLoop {
     armedDeadline = nil
   }
 
-  /// Calls the handler of each entry of `polled` that `ppoll()` reported ready, unless
-  /// an earlier handler removed or replaced its watch. Returns how many it called.
-  private func callHandlers(_ polled: [Watch]) -> Int {
+  /// Calls the handler of each watch of `polled` that the wait found ready (its key among
+  /// the first `count` ready ones), or that is always ready, in order, unless an earlier
+  /// handler removed or replaced its watch. Returns how many it called.
+  private func callHandlers(_ polled: [Watch], _ count: Int) -> Int {
     var called = 0
-    for (watch, entry) in zip(polled, entries) where entry.revents != 0 {
-      guard let current = watches.first(where: { $0.descriptor == watch.descriptor }),
+    for watch in polled {
+      let events: Events
+      switch watch.kind {
+      case .listed:
+        guard let index = (0..<count).first(where: { readyKeys[$0] == watch.serial }) else {
+          continue
+        }
+        events = Events(rawValue: Int16(truncatingIfNeeded: readyEvents[index]))
+      case .alwaysReady:
+        // What `poll` says of a file with no wait queue: readable and writable.
+        events = watch.events.intersection([.readable, .writable])
+      case .notOpen:
+        events = .invalid
+      }
+      guard !events.isEmpty,
+        let current = watches.first(where: { $0.descriptor == watch.descriptor }),
         current.serial == watch.serial
       else { continue }
-      current.handler(Events(rawValue: entry.revents))
+      current.handler(events)
       called += 1
     }
     return called
   }
 
-  /// The `ppoll()` timeout that `runOnce` uses for `timeout`: nil (no limit) for nil,
+  /// A ready key that is neither the timer's nor a watch's belongs to an entry left in
+  /// the interest list by a descriptor closed before its watch was removed, whose file
+  /// lives on (another descriptor of it): it would end every wait at once. The interest
+  /// list is then made again, with the watches alone.
+  ///
+  /// - Returns: Whether it was, so that the wait is made again.
+  private func dropStaleEntries(_ polled: [Watch], _ count: Int) -> Bool {
+    let isStale = (0..<count).contains { index in
+      let key = readyKeys[index]
+      return key != Self.timerKey && !polled.contains { $0.serial == key }
+    }
+    guard isStale, let old = poller else { return false }
+    let made = SystemCall.epollCreate()
+    guard made >= 0 else { return false }
+    _ = SystemCall.close(old.rawValue)
+    poller = FileDescriptor(rawValue: made)
+    if let timer {
+      _ = SystemCall.epollControl(made, 0, timer.rawValue, UInt32(POLLIN), Self.timerKey)
+    }
+    for index in watches.indices {
+      watches[index].kind = list(
+        watches[index].descriptor, for: watches[index].events, key: watches[index].serial,
+        replacing: false)
+    }
+    return true
+  }
+
+  /// The `epoll_pwait2()` timeout that `runOnce` uses for `timeout`: nil (no limit) for nil,
   /// zero for a zero or negative timeout, else the timeout rounded up to whole
   /// nanoseconds, at most `time_t.max` seconds.
   public static func pollTimeout(_ timeout: Duration?) -> timespec? {

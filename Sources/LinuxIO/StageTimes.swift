@@ -12,7 +12,7 @@
   public enum StageTimes {
     /// A point on the path of a key, in the order a press passes them.
     public enum Stage: Int, CaseIterable, Sendable {
-      /// `ppoll` returned.
+      /// The loop's wait (`epoll_pwait2`) returned.
       case woke
       /// The keypad's `read` is called.
       case readStarted
@@ -29,7 +29,7 @@
       case writeStarted
       /// The display's `write` returned.
       case writeEnded
-      /// The loop calls `ppoll` again.
+      /// The loop waits again.
       case asleep
 
       /// The stage's name in the report.

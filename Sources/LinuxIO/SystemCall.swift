@@ -255,6 +255,32 @@ enum SystemCall {
     call("ppoll") { sbl_ppoll(entries, count, timeout) }
   }
 
+  static func epollCreate() -> CInt {
+    call("epoll_create1") { sbl_epoll_create() }
+  }
+
+  /// `epoll_ctl`: `operation` 0 adds, 1 changes, 2 removes; `events` are poll(2) bits.
+  static func epollControl(
+    _ poller: CInt, _ operation: CInt, _ descriptor: CInt, _ events: UInt32, _ key: UInt64
+  ) -> CInt {
+    call("epoll_ctl", descriptor: descriptor) {
+      sbl_epoll_control(poller, operation, descriptor, events, key)
+    }
+  }
+
+  /// `epoll_pwait2` with the signal mask as it is: a timeout to the nanosecond, nil for
+  /// none; the ready descriptors' keys and poll(2) events.
+  static func epollWait(
+    _ poller: CInt, _ keys: UnsafeMutablePointer<UInt64>, _ events: UnsafeMutablePointer<UInt32>,
+    _ capacity: Int, _ timeout: UnsafePointer<timespec>?
+  ) -> CInt {
+    call("epoll_pwait2") {
+      keys.withMemoryRebound(to: CUnsignedLongLong.self, capacity: capacity) { keys in
+        sbl_epoll_wait(poller, keys, events, CInt(capacity), timeout)
+      }
+    }
+  }
+
   static func timerCreate() -> CInt {
     call("timerfd_create") { sbl_timer_create() }
   }

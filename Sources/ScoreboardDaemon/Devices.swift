@@ -578,7 +578,9 @@ final class Devices {
   ) -> Watched? {
     let wanted = wait.descriptor.map { Watched(descriptor: $0, events: wait.events) }
     guard wanted != current else { return current }
-    if let token = current?.token {
+    // A watch of the same descriptor is replaced by the new one (the kernel's entry
+    // changed in place); another one is removed.
+    if let token = current?.token, current?.descriptor != wanted?.descriptor {
       loop.removeWatch(token)
     }
     return wanted.map { wanted in

@@ -19,11 +19,11 @@ import ScoreboardSettings
 /// overshoot of the sleep before it.
 public struct GPIOLinePlayer {
   /// How far past its start a piece sleeps: 20 µs. Every sleep of the daemon's thread,
-  /// inline or in the loop's `ppoll`, ends late by the timer slack (50 µs by default)
+  /// inline or in the loop's wait, ends late by the timer slack (50 µs by default)
   /// and the wake-up latency (60-70 µs in all on the benchmark machine), so a 100 µs bit
   /// delay is entered some 40 µs before its end: handed back to the loop, that wait
   /// lets a key in, where a sleep would hold it for the wait and the overshoot. Only a
-  /// wait so short that the loop's round trip (`ppoll` and its bookkeeping) costs about
+  /// wait so short that the loop's round trip (its wait and its bookkeeping) costs about
   /// as much is slept in the piece.
   public static let defaultLongestInlineWait: Duration = .microseconds(20)
 

@@ -46,6 +46,24 @@ int sbl_open_pseudo_terminal(char *slave_path, size_t size);
 /// as it is. Returns the number of ready entries, 0 when the timeout passed.
 int sbl_ppoll(struct pollfd *entries, size_t count, const struct timespec *timeout);
 
+/// A close-on-exec epoll instance. Returns its descriptor.
+int sbl_epoll_create(void);
+
+/// epoll_ctl on `poller`: `operation` 0 adds `descriptor`, 1 changes its watch, 2 removes
+/// it. `events` are poll(2) bits (POLLIN, POLLOUT; hang-ups and errors always come, as
+/// with poll), level-triggered; `key` comes back with each of its events. Returns 0.
+int sbl_epoll_control(
+    int poller, int operation, int descriptor, unsigned int events, unsigned long long key);
+
+/// Waits until a descriptor of `poller` is ready or `timeout` (nanosecond resolution;
+/// NULL: no limit) has passed, with the signal mask as it is, and writes the keys and
+/// poll(2) events of up to `capacity` (at most 64) ready descriptors. Returns how many,
+/// 0 when the timeout passed. Uses epoll_pwait2 (Linux 5.11); on an older kernel,
+/// epoll_wait with the timeout rounded up to a whole millisecond.
+int sbl_epoll_wait(
+    int poller, unsigned long long *keys, unsigned int *events, int capacity,
+    const struct timespec *timeout);
+
 /// A non-blocking, close-on-exec timerfd on CLOCK_MONOTONIC. Returns the descriptor.
 int sbl_timer_create(void);
 
