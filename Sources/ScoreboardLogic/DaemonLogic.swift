@@ -294,7 +294,7 @@ public struct DaemonLogic {
   }
 
   private mutating func press(_ event: KeyEvent, at now: Instant, into reaction: inout Reaction) {
-    if event.kind == .release, let released = hornReleased(by: event) {
+    if let released = hornReleased(by: event) {
       reaction.mayHaveChangedBoard = true
       let time = advanceTime(to: event.time, now: now)
       passTime(to: time, into: &reaction)
