@@ -292,7 +292,7 @@ struct ConfigurationParser {
       if let name = field.spec.breakClock {
         var problem: String?
         if let index = spec.fields.firstIndex(where: { $0.name == name }) {
-          if spec.fields[index].clockFormat == nil {
+          if !spec.fields[index].isClock {
             problem = "field '\(name)' is not a clock (type = clock or shot-clock)"
           } else if index == spec.mainClock || spec.fields[index].clockFormat?.follows != nil {
             problem =

@@ -35,7 +35,7 @@ struct KeymapSectionParser {
     self.fieldNames = fieldNames
     knownFieldNames = Set(fieldNames)
     self.hornNames = hornNames
-    let clockFields = fieldNames.compactMap { fields[$0] }.filter { $0.clockFormat != nil }
+    let clockFields = fieldNames.compactMap { fields[$0] }.filter { $0.isClock }
     clockNames = clockFields.map(\.name)
     mainClock =
       clockFields.first { $0.clockFormat?.role == .game && $0.clockFormat?.follows == nil }

@@ -149,7 +149,7 @@ struct TM1638BoardChecks {
           suggestions.unknownNameMessage(
             kind: .field, name: name, known: clockNames, context: " in \"\(entry.value)\""))
       }
-      guard field.clockFormat != nil else {
+      guard field.isClock else {
         return fail(
           "field '\(name)' is not a clock; running CLOCK lights while a clock runs: "
             + (clockNames.isEmpty ? "none is configured" : Listing.joined(clockNames)))

@@ -94,6 +94,12 @@ public struct FieldSpec: Hashable, Sendable {
     }
   }
 
+  /// Whether the field is a clock. Asked where only that matters: a `clockFormat`
+  /// made and thrown away costs its destruction through the runtime's generic code.
+  public var isClock: Bool {
+    if case .clock = kind { true } else { false }
+  }
+
   /// The clock format of a clock field; nil for other fields.
   public var clockFormat: ClockFormat? {
     if case .clock(let format) = kind { format } else { nil }

@@ -11,7 +11,18 @@ public struct Frame: Hashable, Sendable {
   /// increasing order; nil when no clock is on the display. The cell before a colon also
   /// has its decimal point lit, for displays that have no colon: a display with a colon
   /// there shows the colon instead of that point.
-  public var colons: [Int]?
+  public var colons: [Int]? {
+    get { showsClock ? colonCells : nil }
+    set {
+      showsClock = newValue != nil
+      colonCells = newValue ?? []
+    }
+  }
+  /// `colons` as stored: an optional array is copied through the runtime's generic code
+  /// (its type's value witnesses), an array and a flag with a retain. `colonCells` is
+  /// empty when `showsClock` is false, so that equal frames are stored alike.
+  private var colonCells: [Int]
+  private var showsClock: Bool
   /// What few displays use (texts, letters, indicator lights), in one shared box; nil
   /// when a frame has none of it. A frame of segments alone, as most are, is copied from
   /// round to round with two references, not five.
@@ -45,7 +56,8 @@ public struct Frame: Hashable, Sendable {
     self.cells = cells
     self.brightness = brightness
     self.isBlank = isBlank
-    self.colons = colons
+    colonCells = colons ?? []
+    showsClock = colons != nil
     extras = Extras.boxing(fieldTexts: fieldTexts, characters: characters, indicators: indicators)
   }
 

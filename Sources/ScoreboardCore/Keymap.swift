@@ -22,13 +22,19 @@ public struct Keymap: Hashable, Sendable {
   /// The action a key event triggers: a press triggers its binding, an autorepeat only a
   /// repeating one, a release nothing.
   public func action(for event: KeyEvent) -> Action? {
-    switch event.kind {
-    case .press:
-      bindings[event.key]
-    case .autorepeat:
-      bindings[event.key].flatMap { repeating.contains($0.kind) ? $0 : nil }
-    case .release:
-      nil
+    binding(for: event).map { bindings[$0].value }
+  }
+
+  /// Where in `bindings` the action a key event triggers is (`action(for:)`). The key's
+  /// path asks for this: an index needs no destruction, where an optional action is
+  /// destroyed through the runtime's generic code, in the standard library's pages.
+  public func binding(for event: KeyEvent) -> Dictionary<Key, Action>.Index? {
+    guard event.kind != .release, let found = bindings.index(forKey: event.key) else {
+      return nil
     }
+    if event.kind == .autorepeat, !repeating.contains(bindings[found].value.kind) {
+      return nil
+    }
+    return found
   }
 }

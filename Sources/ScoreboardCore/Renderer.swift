@@ -46,7 +46,7 @@ public enum Renderer {
           cells[position] = cell
         }
       }
-      if field.clockFormat != nil {
+      if field.isClock {
         colons = colons ?? []
         if let colon = shown.colon, field.position + colon < display.cellCount {
           colons!.append(field.position + colon)

@@ -389,12 +389,12 @@ extension Scoreboard {
   func clockIndex(_ name: String?) throws(ScoreboardError) -> Int {
     // The clocks' names are listed only for the error: start and stop keys are on the
     // path to the wire.
-    var clocks: [String] { spec.fields.filter { $0.clockFormat != nil }.map(\.name) }
+    var clocks: [String] { spec.fields.filter { $0.isClock }.map(\.name) }
     guard let name else {
       guard let main = spec.mainClock else { throw ScoreboardError.notAClock(nil, clocks: clocks) }
       return main
     }
-    guard let index = index(of: name), spec.fields[index].clockFormat != nil else {
+    guard let index = index(of: name), spec.fields[index].isClock else {
       throw ScoreboardError.notAClock(name, clocks: clocks)
     }
     return index

@@ -434,7 +434,7 @@ extension Scoreboard {
   /// own time already restored).
   @discardableResult
   public mutating func restorePlayed(_ name: String, base: Duration) -> Bool {
-    guard let index = index(of: name), spec.fields[index].clockFormat != nil else { return false }
+    guard let index = index(of: name), spec.fields[index].isClock else { return false }
     playedBase[index] = base
     return true
   }

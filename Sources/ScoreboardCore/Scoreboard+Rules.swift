@@ -116,7 +116,7 @@ extension Scoreboard {
     // The break after the period that ended, on a clock of its own.
     if let clock = field.breakClock.flatMap(index(of:)),
       let length = field.breakLength(after: next - 1),
-      spec.fields[clock].clockFormat != nil
+      spec.fields[clock].isClock
     {
       stopClock(clock, at: now, events: &events, withFollowers: false)
       changes += loadClock(clock, to: length, at: now, events: &events)

@@ -125,7 +125,7 @@ public struct Scoreboard: Sendable {
   {
     var ignored: [String] = []
     for (name, text) in saved.sorted(by: { $0.key < $1.key }) {
-      guard let index = index(of: name), spec.fields[index].clockFormat == nil,
+      guard let index = index(of: name), !spec.fields[index].isClock,
         let value = spec.fields[index].value(parsing: text)
       else {
         ignored.append(name)
@@ -195,7 +195,7 @@ public struct Scoreboard: Sendable {
     case .add(nil, let amount):
       if session != nil {
         adjustSession(by: amount, at: now, events: &events)
-      } else if spec.fields[focus].clockFormat != nil {
+      } else if spec.fields[focus].isClock {
         try adjustClock(focus, by: .seconds(amount), at: now, events: &events)
       } else {
         change(
@@ -207,7 +207,7 @@ public struct Scoreboard: Sendable {
       if session?.field == index {
         cancelSession(events: &events)
       }
-      if spec.fields[index].clockFormat != nil {
+      if spec.fields[index].isClock {
         try adjustClock(index, by: .seconds(amount), at: now, events: &events)
       } else {
         change(
@@ -274,7 +274,7 @@ public struct Scoreboard: Sendable {
       }
     case .adjust(let name, let amount):
       let index =
-        name == nil && spec.fields[focus].clockFormat != nil ? focus : try clockIndex(name)
+        name == nil && spec.fields[focus].isClock ? focus : try clockIndex(name)
       if session?.field == index {
         cancelSession(events: &events)
       }
@@ -664,7 +664,7 @@ public struct Scoreboard: Sendable {
   /// penalty taken off, as one undoable change.
   private mutating func resetEveryField(at now: Instant, events: inout [ScoreboardEvent]) {
     var changes = assign(
-      spec.fields.indices.filter { spec.fields[$0].clockFormat == nil }.map {
+      spec.fields.indices.filter { !spec.fields[$0].isClock }.map {
         ($0, spec.fields[$0].defaultValue)
       }, events: &events)
     for index in spec.fields.indices {

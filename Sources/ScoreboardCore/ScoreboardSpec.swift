@@ -66,7 +66,7 @@ public struct ScoreboardSpec: Hashable, Sendable {
     fields.indices.first {
       fields[$0].takesOver == nil
         && (fields[$0].clockFormat.map { $0.role == .game && $0.follows == nil } ?? false)
-    } ?? fields.indices.first { fields[$0].clockFormat != nil }
+    } ?? fields.indices.first { fields[$0].isClock }
   }
 
   /// The field that counts the periods (the first with period lengths), which

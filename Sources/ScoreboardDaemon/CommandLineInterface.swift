@@ -130,7 +130,7 @@ public enum CommandLineInterface {
         func count(_ number: Int, _ noun: String) -> String {
           "\(number) \(noun)\(number == 1 ? "" : "s")"
         }
-        let clocks = configuration.scoreboard.fields.filter { $0.clockFormat != nil }.count
+        let clocks = configuration.scoreboard.fields.filter { $0.isClock }.count
         var parts = [
           count(configuration.scoreboard.fields.count, "field"),
           count(configuration.displays.count, "display"),

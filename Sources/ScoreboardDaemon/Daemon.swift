@@ -325,8 +325,9 @@ public final class Daemon {
       }
     }
     if control?.hasWatchers == true || web != nil {
-      for (event, source) in reaction.events {
-        if let controlEvent = ControlEvent(event, spec: logic.board.spec) {
+      for sourced in reaction.events {
+        let source = sourced.source
+        if let controlEvent = ControlEvent(sourced.event, spec: logic.board.spec) {
           if heldRound != nil {
             heldRound?.watcherLines.append((controlEvent.line, source))
           } else {
@@ -462,9 +463,9 @@ public final class Daemon {
     }
     guard logger.minimumLevel <= .notice else { return }
     let spec = logic.board.spec
-    for (event, source) in reaction.events {
-      var origin: String { source.map { " (\($0))" } ?? "" }
-      switch event {
+    for sourced in reaction.events {
+      var origin: String { sourced.source.map { " (\($0))" } ?? "" }
+      switch sourced.event {
       case .valueChanged(let name, let from, let to):
         guard logger.minimumLevel <= .info, let field = spec.field(named: name) else { continue }
         logger.info("\(name): \(field.text(of: from)) -> \(field.text(of: to))\(origin)")

@@ -90,7 +90,7 @@ final class Devices {
   private var onlineMayHaveChanged = true
 
   /// Called with the key events a keypad read.
-  var onKeys: ([KeyEvent]) -> Void = { _ in }
+  var onKeys: (ArraySlice<KeyEvent>) -> Void = { _ in }
   /// Called when a keypad or display that uses a terminal finds it hung up.
   var onTerminalHangUp: () -> Void = {}
 
@@ -555,12 +555,10 @@ final class Devices {
   private func deliver(_ events: [KeyEvent]) {
     guard !events.isEmpty else { return }
     let first = Self.firstStep(of: events)
-    guard first < events.count else {
-      onKeys(events)
-      return
+    onKeys(events[..<first])
+    if first < events.count {
+      onKeys(events[first...])
     }
-    onKeys(Array(events[..<first]))
-    onKeys(Array(events[first...]))
   }
 
   /// How many of the key events of one read the logic's first step takes: up to the

@@ -1,4 +1,5 @@
 import ScoreboardCore
+import ScoreboardLogic
 
 /// What a mirror's keys and control clients did, as requests for the board it mirrors:
 /// the values they committed (`set home 13`), the clocks they started and stopped,
@@ -10,11 +11,11 @@ enum ForwardedActions {
   static let mirrorSource = "mirror of "
 
   static func requests(
-    for events: [(event: ScoreboardEvent, source: String?)], spec: ScoreboardSpec
+    for events: [SourcedEvent], spec: ScoreboardSpec
   ) -> [ControlRequest] {
-    events.compactMap { event, source in
-      guard let source, !source.hasPrefix(Self.mirrorSource) else { return nil }
-      switch event {
+    events.compactMap { sourced in
+      guard let source = sourced.source, !source.hasPrefix(Self.mirrorSource) else { return nil }
+      switch sourced.event {
       case .valueChanged(let name, _, let value):
         return spec.field(named: name).map { .set(field: name, value: $0.text(of: value)) }
       case .clockStarted(let name, _):

@@ -51,11 +51,11 @@ public struct ControllerFrameProtocol: SerialProtocol {
 
   /// The complete frame for `frame` when it differs from the last one sent; empty
   /// otherwise.
-  public mutating func update(to frame: Frame) -> [UInt8] {
-    let bytes = encode(frame)
-    guard bytes != lastSent else { return [] }
-    lastSent = bytes
-    return bytes
+  public mutating func update(to frame: Frame, appendingTo bytes: inout [UInt8]) {
+    let encoded = encode(frame)
+    guard encoded != lastSent else { return }
+    lastSent = encoded
+    bytes += encoded
   }
 
   /// The bytes of one frame; the brightness is clamped to 0-15.

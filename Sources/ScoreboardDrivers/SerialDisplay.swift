@@ -180,14 +180,17 @@ public final class SerialDisplay: SegmentDisplay {
       return
     }
     hasNewFrame = false
-    let bytes =
-      needsInitialization ? encoder.initialize(showing: wanted) : encoder.update(to: wanted)
+    // `pending` is empty here: the frame's bytes go into its buffer, kept from the last.
+    if needsInitialization {
+      pending = encoder.initialize(showing: wanted)
+    } else {
+      encoder.update(to: wanted, appendingTo: &pending)
+    }
     needsInitialization = false
-    guard !bytes.isEmpty else { return }
-    pending = bytes
+    guard !pending.isEmpty else { return }
     if let acknowledgement = encoder.acknowledgement {
       awaitingAnswer = AwaitedAnswer(
-        bytes: bytes, deadline: now, triesLeft: acknowledgement.retries)
+        bytes: pending, deadline: now, triesLeft: acknowledgement.retries)
     }
     writePending(at: now)
   }

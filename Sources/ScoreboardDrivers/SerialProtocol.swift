@@ -10,9 +10,20 @@ public protocol SerialProtocol: Sendable {
   /// to showing `frame`.
   mutating func initialize(showing frame: Frame) -> [UInt8]
 
-  /// Bytes that change what the device shows to `frame`; empty when nothing changes.
-  mutating func update(to frame: Frame) -> [UInt8]
+  /// Appends to `bytes` the bytes that change what the device shows to `frame`; none
+  /// when nothing changes. The driver appends to the buffer it writes from, so that a
+  /// frame costs no new array.
+  mutating func update(to frame: Frame, appendingTo bytes: inout [UInt8])
 
   /// How the device acknowledges what it receives; nil when it never answers.
   var acknowledgement: Acknowledgement? { get }
+}
+
+extension SerialProtocol {
+  /// Bytes that change what the device shows to `frame`; empty when nothing changes.
+  public mutating func update(to frame: Frame) -> [UInt8] {
+    var bytes: [UInt8] = []
+    update(to: frame, appendingTo: &bytes)
+    return bytes
+  }
 }

@@ -67,12 +67,14 @@ public struct SparkFunSerial7Segment: SerialProtocol {
   /// The commands for what differs from what the module shows: brightness, digits in
   /// order, decimal points and colon. While the frame is blank, brightness changes wait
   /// until the display shows again. Initialises the module if it was never initialised.
-  public mutating func update(to frame: Frame) -> [UInt8] {
-    guard let shown else { return initialize(showing: frame) }
+  public mutating func update(to frame: Frame, appendingTo bytes: inout [UInt8]) {
+    guard let shown else {
+      bytes += initialize(showing: frame)
+      return
+    }
     let target = Self.shown(for: frame, keepingBrightness: shown.brightness)
     // At most three commands of two bytes each besides the digits'.
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(2 * (Self.digitCount + 2))
+    bytes.reserveCapacity(bytes.count + 2 * (Self.digitCount + 2))
     if target.brightness != shown.brightness {
       bytes.append(Command.brightness)
       bytes.append(target.brightness)
@@ -86,7 +88,6 @@ public struct SparkFunSerial7Segment: SerialProtocol {
       bytes.append(target.points)
     }
     self.shown = target
-    return bytes
   }
 
   /// The module's state for `frame`; a blank frame keeps `currentBrightness` when known.

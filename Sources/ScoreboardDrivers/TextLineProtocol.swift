@@ -26,10 +26,10 @@ public struct TextLineProtocol: SerialProtocol {
   }
 
   /// The text for `frame` when it differs from the last text sent; empty otherwise.
-  public mutating func update(to frame: Frame) -> [UInt8] {
-    let bytes = template.render(frame)
-    guard bytes != lastSent else { return [] }
-    lastSent = bytes
-    return bytes
+  public mutating func update(to frame: Frame, appendingTo bytes: inout [UInt8]) {
+    let line = template.render(frame)
+    guard line != lastSent else { return }
+    lastSent = line
+    bytes += line
   }
 }

@@ -44,8 +44,8 @@ public struct DaemonLogic {
 
   /// One input of a step.
   public enum Input {
-    /// Key events of a keypad, as it read them.
-    case keys([KeyEvent])
+    /// Key events of a keypad, as it read them (a slice of one read: no copy is made).
+    case keys(ArraySlice<KeyEvent>)
     /// A request of a control client (the daemon answers `status` itself).
     case request(ControlRequest, client: String)
     /// Time passed: a deadline of the board came.
@@ -65,7 +65,7 @@ public struct DaemonLogic {
   public struct Reaction {
     /// What happened, in order, each with who caused it (`keypad numpad`, `control
     /// client 3`); nil for time passing.
-    public var events: [(event: ScoreboardEvent, source: String?)] = []
+    public var events: [SourcedEvent] = []
     /// A committed value, the brightness or the blanking changed: the state is to be
     /// saved.
     public var changesState = false
@@ -304,12 +304,13 @@ public struct DaemonLogic {
       return
     }
     let index = keymaps.firstIndex { $0.keypad == event.keypad }
-    guard let index, let action = keymaps[index].keymap.action(for: event) else {
+    guard let index, let binding = keymaps[index].keymap.binding(for: event) else {
       if notesKeys, event.kind == .press {
         reaction.keyNotes.append(KeyNote(event: event, action: nil))
       }
       return
     }
+    let action = keymaps[index].keymap.bindings[binding].value
     if notesKeys {
       reaction.keyNotes.append(KeyNote(event: event, action: action))
     }
@@ -356,7 +357,7 @@ public struct DaemonLogic {
       }
     case .clock(let action):
       return carryOut(action) { board in
-        let focusedClock = board.spec.fields[board.focus].clockFormat != nil ? board.focus : nil
+        let focusedClock = board.spec.fields[board.focus].isClock ? board.focus : nil
         let unnamed =
           action.kind == .adjust ? focusedClock ?? board.spec.mainClock : board.spec.mainClock
         guard let index = action.fieldNames.first.flatMap(board.index(of:)) ?? unnamed
@@ -465,7 +466,7 @@ public struct DaemonLogic {
       reaction.mayHaveChangedBoard = true
     }
     for event in events {
-      reaction.events.append((event, source))
+      reaction.events.append(SourcedEvent(event, source: source))
       switch event {
       case .valueChanged, .brightnessChanged, .blankChanged, .clockStarted, .clockStopped,
         .clockRanOut, .clockChanged, .penaltyChanged:

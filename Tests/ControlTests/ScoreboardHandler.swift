@@ -67,7 +67,7 @@ final class ScoreboardHandler: ControlHandler {
       response = status.response
     } else {
       let reaction = logic.step(.request(request, client: client), at: now)
-      for (event, _) in reaction.events {
+      for event in reaction.events.map(\.event) {
         if let controlEvent = ControlEvent(event, spec: logic.board.spec) {
           server?.broadcast(controlEvent.line)
         }

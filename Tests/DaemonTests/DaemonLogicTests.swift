@@ -160,7 +160,7 @@ import Testing
       Self.press("KEY_KP1", at: 10), Self.press("KEY_KP2", at: 20),
       Self.press("KEY_KPENTER", at: 30),
     ]
-    let reaction = logic.step(.keys(keys), at: .milliseconds(40))
+    let reaction = logic.step(.keys(keys[...]), at: .milliseconds(40))
     #expect(reaction.changesState)
     #expect(logic.board.text(of: "home") == "12")
     #expect(logic.savedState.values["home"] == "12")

@@ -58,7 +58,9 @@ import Testing
       (.brightnessChanged(3), "keypad buttons"), (.blankChanged(true), "keypad buttons"),
     ]
     #expect(
-      ForwardedActions.requests(for: events, spec: spec).map(\.description) == [
+      ForwardedActions.requests(
+        for: events.map { SourcedEvent($0.event, source: $0.source) }, spec: spec
+      ).map(\.description) == [
         "set home 4", "start game", "stop game", "set game 52.4", "brightness 3", "blank on",
       ])
   }

@@ -64,7 +64,7 @@ struct ScenarioRunner {
       var events: [KeyEvent] = []
       if down { events.append(KeyEvent(keypad: keypad, key: key, kind: .press, time: time)) }
       if up { events.append(KeyEvent(keypad: keypad, key: key, kind: .release, time: time)) }
-      record(logic.step(.keys(events), at: time))
+      record(logic.step(.keys(events[...]), at: time))
     case .type(let keys):
       let events = keys.flatMap { key in
         [
@@ -72,7 +72,7 @@ struct ScenarioRunner {
           KeyEvent(keypad: keypad, key: key, kind: .release, time: time),
         ]
       }
-      record(logic.step(.keys(events), at: time))
+      record(logic.step(.keys(events[...]), at: time))
     case .control(let request):
       let reaction = logic.step(.request(request, client: "scenario"), at: time)
       record(reaction)
@@ -128,7 +128,7 @@ struct ScenarioRunner {
 
   /// Keeps what a step did for the expectations.
   private mutating func record(_ reaction: DaemonLogic.Reaction) {
-    for (event, _) in reaction.events {
+    for event in reaction.events.map(\.event) {
       if case .refused = event { refusals += 1 }
       if let line = ControlEvent(event, spec: logic.board.spec)?.line {
         pendingEvents.append(String(line.dropFirst("event ".count)))

@@ -78,9 +78,12 @@ import Testing
     var enter = plus
     enter.key = Key("KEY_KPENTER")
     #expect(keymap.action(for: plus) == .add(field: nil, amount: 1))
+    #expect(keymap.binding(for: plus).map { keymap.bindings[$0].key } == Key("KEY_KPPLUS"))
     #expect(keymap.action(for: enter) == nil, "commit does not repeat")
+    #expect(keymap.binding(for: enter) == nil)
     let none = Keymap(name: "pad", bindings: keymap.bindings, repeating: [])
     #expect(none.action(for: plus) == nil)
+    #expect(none.binding(for: plus) == nil)
   }
 
   @Test func keymapsActOnPressAndRepeatOnly() {
@@ -89,6 +92,11 @@ import Testing
     var release = press
     release.kind = .release
     #expect(keymap.action(for: press) == .digit(1))
+    #expect(keymap.binding(for: press).map { keymap.bindings[$0].value } == .digit(1))
     #expect(keymap.action(for: release) == nil)
+    #expect(keymap.binding(for: release) == nil)
+    var unbound = press
+    unbound.key = Key("KEY_KP2")
+    #expect(keymap.binding(for: unbound) == nil)
   }
 }

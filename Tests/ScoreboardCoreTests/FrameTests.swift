@@ -58,6 +58,20 @@ import Testing
     #expect(noLetters == Frame(cells: Self.cells, brightness: 8))
   }
 
+  @Test func colonsTakenOffAgainCompareEqualToAFrameWithoutThem() {
+    var frame = Frame(cells: Self.cells, brightness: 8, colons: [1])
+    #expect(frame.colons == [1])
+    frame.colons = nil
+    #expect(frame.colons == nil)
+    #expect(frame == Frame(cells: Self.cells, brightness: 8))
+    #expect(frame.hashValue == Frame(cells: Self.cells, brightness: 8).hashValue)
+    frame.colons?.append(2)
+    #expect(frame.colons == nil, "appending to no colons leaves none")
+    frame.colons = []
+    #expect(frame.colons == [], "a clock with no colon lit is not nil")
+    #expect(frame != Frame(cells: Self.cells, brightness: 8))
+  }
+
   @Test(arguments: [
     Frame(cells: cells, brightness: 8, fieldTexts: ["home": "13"]),
     Frame(cells: cells, brightness: 8, characters: ["1", " ", "3"]),

@@ -249,6 +249,24 @@ import Testing
     expectShows(try! SegmentFont.cells(for: "0042"), on: emulator, step: 0)
   }
 
+  /// The driver appends a frame's bytes to the buffer it writes from: what is there stays,
+  /// and the frame's bytes follow, as they would alone.
+  @Test func anUpdateAppendsItsBytesAfterThoseAlreadyThere() {
+    var appending = SparkFunSerial7Segment()
+    var alone = SparkFunSerial7Segment()
+    let first = Fixtures.frame("1234")
+    _ = appending.initialize(showing: first)
+    _ = alone.initialize(showing: first)
+    let next = Fixtures.frame("12.35", brightness: 3)
+    var bytes: [UInt8] = [0xAA, 0xBB]
+    appending.update(to: next, appendingTo: &bytes)
+    let expected = alone.update(to: next)
+    #expect(!expected.isEmpty)
+    #expect(bytes == [0xAA, 0xBB] + expected)
+    appending.update(to: next, appendingTo: &bytes)
+    #expect(bytes == [0xAA, 0xBB] + expected, "an unchanged frame appends nothing")
+  }
+
   @Test func neverAnswers() {
     #expect(SparkFunSerial7Segment().acknowledgement == nil)
   }
