@@ -10,12 +10,18 @@ started, and its frames in tenths. It writes the functions they ran, in the orde
 first ran, one symbol per line, to Sources/scoreboardd/key-path.order, which the release
 link (Package.swift) places together at the start of the program's code.
 
+The linker orders sections, not functions: a function that shares its section with
+others (most of the Swift standard library's compiled code is one section of 1.6 MB in
+libswiftCore.a) takes all of it to where it is named. Those functions are named last, so
+that the section comes after the key's path instead of in the middle of it.
+
     python3 scripts/key-path-order.py [BINARY]
 
 BINARY is a release scoreboardd (default: .build/release/scoreboardd). Needs gdb.
 """
 
 import bisect
+import json
 import os
 import pty
 import re
@@ -98,6 +104,42 @@ def symbols(binary):
     return found
 
 
+def shared_section_functions(table):
+    """The functions of the program that lie in the Swift runtime's one big section.
+
+    Its functions are found in libswiftCore.a, then their span in the program: a weak
+    function of that section (defined in other objects too) may be the program's copy
+    from elsewhere, and counts only when it lies within the span.
+    """
+    try:
+        info = subprocess.run(
+            ["swiftc", "-print-target-info"], capture_output=True, text=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return set()
+    resources = json.loads(info)["paths"]["runtimeResourcePath"]
+    archive = os.path.join(resources + "_static", "linux", "libswiftCore.a")
+    if not os.path.exists(archive):
+        return set()
+    listing = subprocess.run(
+        ["objdump", "-t", archive], capture_output=True, text=True, check=True
+    ).stdout
+    strong, weak = set(), set()
+    for line in listing.splitlines():
+        # ADDRESS FLAGS SECTION SIZE [.hidden] NAME; the flags column has spaces in it.
+        match = re.match(r"^[0-9a-f]+ (.{7}) (\S+)\s+[0-9a-f]+ (.+)$", line)
+        if match and match.group(2) == ".text":
+            name = match.group(3).split()[-1]
+            (weak if "w" in match.group(1) else strong).add(name)
+    addresses = [address for address, name in table if name in strong]
+    if not addresses:
+        return set()
+    low, high = min(addresses), max(addresses)
+    return {
+        name for address, name in table if low <= address <= high and name in strong | weak
+    }
+
+
 def main():
     binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/scoreboardd")
     folder = tempfile.mkdtemp(prefix="key-path-order.")
@@ -166,6 +208,10 @@ def main():
         if name not in seen:
             seen.add(name)
             order.append(name)
+    shared = shared_section_functions(table)
+    order = [name for name in order if name not in shared] + [
+        name for name in order if name in shared
+    ]
     with open(OUTPUT, "w") as file:
         file.write("\n".join(order) + "\n")
     print(f"key-path-order: {len(order)} functions -> {os.path.relpath(OUTPUT, ROOT)}")
