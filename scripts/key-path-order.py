@@ -105,11 +105,11 @@ def symbols(binary):
 
 
 def shared_section_functions(table):
-    """The functions of the program that lie in the Swift runtime's one big section.
+    """The functions of the program that lie in the standard library's one big section.
 
-    Its functions are found in libswiftCore.a, then their span in the program: a weak
-    function of that section (defined in other objects too) may be the program's copy
-    from elsewhere, and counts only when it lies within the span.
+    Its functions are those of the plain `.text` of Swift.o in libswiftCore.a; its
+    global functions give its span in the program. Another of its functions (a weak or
+    a local one, which other objects may define too) counts only within that span.
     """
     try:
         info = subprocess.run(
@@ -124,20 +124,44 @@ def shared_section_functions(table):
     listing = subprocess.run(
         ["objdump", "-t", archive], capture_output=True, text=True, check=True
     ).stdout
-    strong, weak = set(), set()
+    anchors, names = set(), set()
+    member = None
     for line in listing.splitlines():
+        header = re.match(r"^(\S+):\s+file format", line)
+        if header:
+            member = header.group(1)
+            continue
         # ADDRESS FLAGS SECTION SIZE [.hidden] NAME; the flags column has spaces in it.
         match = re.match(r"^[0-9a-f]+ (.{7}) (\S+)\s+[0-9a-f]+ (.+)$", line)
-        if match and match.group(2) == ".text":
+        if member == "Swift.o" and match and match.group(2) == ".text":
             name = match.group(3).split()[-1]
-            (weak if "w" in match.group(1) else strong).add(name)
-    addresses = [address for address, name in table if name in strong]
-    if not addresses:
+            names.add(name)
+            # A global function, not weak, is the program's own copy: its address places
+            # the section. A local name may be another object's function of that name.
+            if match.group(1).startswith("g") and "w" not in match.group(1):
+                anchors.add(name)
+    # Where most of them lie within the section's size is the section (a name may have
+    # other copies elsewhere in the program, as a specialization made again).
+    sizes = subprocess.run(
+        ["objdump", "-h", archive], capture_output=True, text=True, check=True
+    ).stdout
+    size, member = 0, None
+    for line in sizes.splitlines():
+        header = re.match(r"^(\S+):\s+file format", line)
+        if header:
+            member = header.group(1)
+        fields = line.split()
+        if member == "Swift.o" and len(fields) > 2 and fields[1] == ".text":
+            size = int(fields[2], 16)
+    addresses = sorted(address for address, name in table if name in anchors)
+    if not addresses or size == 0:
         return set()
-    low, high = min(addresses), max(addresses)
-    return {
-        name for address, name in table if low <= address <= high and name in strong | weak
-    }
+    best, start, end = 0, 0, 0
+    for first in range(len(addresses)):
+        last = bisect.bisect_right(addresses, addresses[first] + size)
+        if last - first > best:
+            best, start, end = last - first, addresses[first], addresses[first] + size
+    return {name for address, name in table if start <= address <= end and name in names}
 
 
 def main():
