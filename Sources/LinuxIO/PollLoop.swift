@@ -93,7 +93,7 @@ public final class PollLoop {
     }
     var timerDescriptor = SystemCall.timerCreate()
     if timerDescriptor >= 0, made >= 0,
-      SystemCall.epollControl(made, 0, timerDescriptor, UInt32(POLLIN), Self.timerKey) != 0
+      SystemCall.epollControl(made, .add, timerDescriptor, UInt32(POLLIN), Self.timerKey) != 0
     {
       _ = SystemCall.close(timerDescriptor)
       timerDescriptor = -1
@@ -159,7 +159,8 @@ public final class PollLoop {
   ) -> Kind {
     guard let poller else { return .listed }
     let bits = UInt32(UInt16(bitPattern: events.rawValue))
-    let (first, second): (CInt, CInt) = replacing ? (1, 0) : (0, 1)
+    let (first, second): (SystemCall.EpollOperation, SystemCall.EpollOperation) =
+      replacing ? (.change, .add) : (.add, .change)
     if SystemCall.epollControl(poller.rawValue, first, descriptor.rawValue, bits, key) == 0 {
       return .listed
     }
@@ -178,7 +179,7 @@ public final class PollLoop {
   private func unlist(_ watch: Watch) {
     guard watch.kind == .listed, let poller else { return }
     // Fails only when the descriptor was closed already (and its entry went with it).
-    _ = SystemCall.epollControl(poller.rawValue, 2, watch.descriptor.rawValue, 0, 0)
+    _ = SystemCall.epollControl(poller.rawValue, .remove, watch.descriptor.rawValue, 0, 0)
   }
 
   /// Waits once, then calls the handler of each ready descriptor in the order the
@@ -350,7 +351,7 @@ public final class PollLoop {
     _ = SystemCall.close(old.rawValue)
     poller = FileDescriptor(rawValue: made)
     if let timer {
-      _ = SystemCall.epollControl(made, 0, timer.rawValue, UInt32(POLLIN), Self.timerKey)
+      _ = SystemCall.epollControl(made, .add, timer.rawValue, UInt32(POLLIN), Self.timerKey)
     }
     for index in watches.indices {
       watches[index].kind = list(

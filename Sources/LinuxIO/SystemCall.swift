@@ -259,12 +259,20 @@ enum SystemCall {
     call("epoll_create1") { sbl_epoll_create() }
   }
 
-  /// `epoll_ctl`: `operation` 0 adds, 1 changes, 2 removes; `events` are poll(2) bits.
+  /// What `epollControl` does with a descriptor (the C shim's numbers).
+  enum EpollOperation: CInt {
+    case add = 0
+    case change = 1
+    case remove = 2
+  }
+
+  /// `epoll_ctl`; `events` are poll(2) bits.
   static func epollControl(
-    _ poller: CInt, _ operation: CInt, _ descriptor: CInt, _ events: UInt32, _ key: UInt64
+    _ poller: CInt, _ operation: EpollOperation, _ descriptor: CInt, _ events: UInt32,
+    _ key: UInt64
   ) -> CInt {
     call("epoll_ctl", descriptor: descriptor) {
-      sbl_epoll_control(poller, operation, descriptor, events, key)
+      sbl_epoll_control(poller, operation.rawValue, descriptor, events, key)
     }
   }
 
