@@ -39,7 +39,7 @@ public struct Scoreboard: Sendable {
   /// When the first `reset` press happened, while a second one would reset.
   public internal(set) var resetArmedAt: Instant?
   /// The committed changes `undo` can revert, most recent last.
-  public internal(set) var undoHistory: [[Change]] = []
+  public internal(set) var undoHistory: UndoHistory
 
   /// One field's value before and after a committed change.
   public enum Change: Hashable, Sendable {
@@ -73,6 +73,7 @@ public struct Scoreboard: Sendable {
     playedBase = spec.fields.map { _ in .zero }
     horns = spec.horns.map { _ in HornState() }
     brightness = min(max(spec.brightness, 0), Action.maximumBrightness)
+    undoHistory = UndoHistory(depth: spec.undoDepth)
   }
 
   /// The current value of the field named `name` as text (`12`, `OT`; a clock's time
@@ -615,9 +616,6 @@ public struct Scoreboard: Sendable {
   mutating func remember(_ changes: [Change]) {
     guard !changes.isEmpty else { return }
     undoHistory.append(changes)
-    if undoHistory.count > spec.undoDepth {
-      undoHistory.removeFirst(undoHistory.count - spec.undoDepth)
-    }
   }
 
   /// Cancels an open edit session; with none open, reverts the last committed change.
