@@ -54,7 +54,7 @@ enum KeyScanTime {
     let board = TM1638Board(
       name: "bench", addresses: (0..<3).map { .offset(chip: "bench", offset: $0) },
       encoder: TM1638Protocol(cellCount: 8),
-      buttons: TM1638Board.Buttons(keys: (0..<8).map { Key("BTN_\($0)") }), backend: backend,
+      buttons: TM1638Board.Buttons(keys: (0..<8).compactMap { Key("BTN_\($0)") }), backend: backend,
       logger: Logger(output: .standardError, programName: "bench", minimumLevel: .error),
       at: start)
     let chip = TM1638Chip(on: backend.requests[0])

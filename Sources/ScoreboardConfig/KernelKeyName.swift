@@ -28,8 +28,7 @@ enum KernelKeyName {
   /// The key a kernel key name without prefix names, in any case (`btn_0`): a button or
   /// a key of a matrix; nil for anything else.
   static func unprefixedKey(_ text: String) -> Key? {
-    let name = text.uppercased()
-    return KeyCode(name: name) == nil ? nil : Key(name)
+    Key(text.uppercased())
   }
 
   /// The message for `text`, which is not a key name: the nearest of `otherNames` (the

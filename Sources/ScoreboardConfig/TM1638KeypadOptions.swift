@@ -5,7 +5,7 @@ import ScoreboardCore
 /// (`driver = tm1638` among the keypads).
 public struct TM1638KeypadOptions: Hashable, Sendable {
   /// The keys S1-S8 send when `buttons` is absent: `BTN_0` to `BTN_7`.
-  public static let defaultButtons = (0..<8).map { Key("BTN_\($0)") }
+  public static let defaultButtons = (0..<8).compactMap { Key("BTN_\($0)") }
 
   /// The name of the `[keymap NAME]` section that says what the buttons do (`keymap`).
   public var keymap: String

@@ -1,17 +1,27 @@
-/// A key as keymaps name it: a kernel key name, optionally with Shift held or held
-/// long (`KEY_KP7`, `KEY_ENTER`, `shift+KEY_TAB`, `long+BTN_0`).
+/// A key as keymaps name it: a kernel key, optionally with Shift held or held long
+/// (`KEY_KP7`, `KEY_ENTER`, `shift+KEY_TAB`, `long+BTN_0`).
+///
+/// A key is its code, so the names the kernel gives one code (`BTN_0` and `BTN_MISC`)
+/// are one key, and a key event is plain data: looking up its binding hashes a number.
 public struct Key: Hashable, Sendable, CustomStringConvertible {
-  /// The kernel name, `KEY_...` or `BTN_...`.
-  public var name: String
+  /// The kernel's code of the key.
+  public var code: KeyCode
   /// Whether Shift was held.
   public var shift: Bool
   /// Whether the key was held past the keypad's long-press time (GPIO buttons).
   public var long: Bool
 
-  public init(_ name: String, shift: Bool = false, long: Bool = false) {
-    self.name = name
+  public init(_ code: KeyCode, shift: Bool = false, long: Bool = false) {
+    self.code = code
     self.shift = shift
     self.long = long
+  }
+
+  /// The key of a kernel key name (`KEY_KP7`, `BTN_0`); nil for a name the kernel does
+  /// not define.
+  public init?(_ name: String, shift: Bool = false, long: Bool = false) {
+    guard let code = KeyCode(name: name) else { return nil }
+    self.init(code, shift: shift, long: long)
   }
 
   /// Parses `KEY_X`, `shift+KEY_X` or `long+KEY_X` (prefixes in any case and order).
@@ -31,9 +41,11 @@ public struct Key: Hashable, Sendable, CustomStringConvertible {
         break
       }
     }
-    guard KeyCode(name: String(name)) != nil else { return nil }
     self.init(String(name), shift: shift, long: long)
   }
+
+  /// The kernel's name of the key (the first, where the header has aliases).
+  public var name: String { code.description }
 
   public var description: String {
     (long ? "long+" : "") + (shift ? "shift+" : "") + name

@@ -154,6 +154,6 @@ enum DriverFactory {
 
   /// The keys `keymap` binds a long press of, in their short form (`BTN_0`).
   private static func longPressKeys(of keymap: Keymap) -> Set<Key> {
-    Set(keymap.bindings.keys.filter(\.long).map { Key($0.name) })
+    Set(keymap.bindings.keys.filter(\.long).map { Key($0.code) })
   }
 }

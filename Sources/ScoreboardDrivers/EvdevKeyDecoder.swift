@@ -83,7 +83,7 @@ struct EvdevKeyDecoder {
   private mutating func decodeKey(_ event: InputEvent, at time: Instant) -> KeyEvent? {
     let code = event.code
     guard !(ignoreNumLock && code == Self.numLock) else { return nil }
-    guard let name = KeyCode(rawValue: code).name else {
+    guard KeyCode(rawValue: code).name != nil else {
       if event.value == 1 {
         logger.debug("keypad \(keypad): key code \(code) has no kernel name; ignored")
       }
@@ -92,7 +92,9 @@ struct EvdevKeyDecoder {
     let held = down.firstIndex { $0.code == code }
     // The key as it reads with the keys down now: the one a press (or an event of a key
     // not known to be down) reports.
-    func keyNow() -> Key { Key(name, shift: isShifted(code, keysDown: down.lazy.map(\.code))) }
+    func keyNow() -> Key {
+      Key(KeyCode(rawValue: code), shift: isShifted(code, keysDown: down.lazy.map(\.code)))
+    }
     switch event.value {
     case 1:
       let key = keyNow()
@@ -131,7 +133,7 @@ struct EvdevKeyDecoder {
     }
     down.removeAll { !reported.contains($0.code) }
     for code in reported.sorted() where !down.contains(where: { $0.code == code }) {
-      let key = Key(KeyCode(rawValue: code).name!, shift: isShifted(code, keysDown: reported))
+      let key = Key(KeyCode(rawValue: code), shift: isShifted(code, keysDown: reported))
       down.append((code, key))
       events.append(KeyEvent(keypad: keypad, key: key, kind: .press, time: time))
     }

@@ -5,7 +5,7 @@ import ScoreboardCore
 ///
 /// A press of such a key waits: released before `holdTime`, it becomes the short key
 /// (a press and a release, both at the release time); still held when `holdTime` has
-/// passed, it becomes the long key (`Key(name, long: true)`, a press at that moment),
+/// passed, it becomes the long key (`Key(code, long: true)`, a press at that moment),
 /// and its release reports nothing. Other keys' presses and releases pass through
 /// unchanged, without added latency.
 public struct LongPressDetector: Sendable {
@@ -30,7 +30,7 @@ public struct LongPressDetector: Sendable {
   public init(keypad: String, longPressKeys: Set<Key>, holdTime: Duration) {
     self.keypad = keypad
     self.holdTime = holdTime
-    self.longPressKeys = Set(longPressKeys.map { Key($0.name, shift: $0.shift) })
+    self.longPressKeys = Set(longPressKeys.map { Key($0.code, shift: $0.shift) })
   }
 
   /// When a held key becomes a long press; nil when no key waits for one.
@@ -69,7 +69,7 @@ public struct LongPressDetector: Sendable {
     return due.map { key, time in
       held[key] = .long
       return KeyEvent(
-        keypad: keypad, key: Key(key.name, shift: key.shift, long: true), kind: .press, time: time)
+        keypad: keypad, key: Key(key.code, shift: key.shift, long: true), kind: .press, time: time)
     }
   }
 

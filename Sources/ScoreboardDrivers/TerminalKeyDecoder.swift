@@ -21,6 +21,7 @@ import ScoreboardCore
 /// that byte is decoded on its own.
 public struct TerminalKeyDecoder: Sendable {
   private static let escape: UInt8 = 0x1B
+  private static let escapeKey = Key(KeyCode(name: "KEY_ESC")!)
   /// Longer sequences are garbage; they are dropped rather than kept waiting.
   private static let maximumSequenceLength = 32
 
@@ -48,7 +49,7 @@ public struct TerminalKeyDecoder: Sendable {
       afterCarriageReturn = false
       switch Self.escapeSequence(in: input[index...]) {
       case .incomplete where index + 1 == input.count:
-        keys.append(Key("KEY_ESC"))
+        keys.append(Self.escapeKey)
         index += 1
       case .incomplete:
         pending = Array(input[index...])
@@ -106,9 +107,9 @@ public struct TerminalKeyDecoder: Sendable {
       guard input.count >= 3 else { return .incomplete }
       let final = input[start + 2]
       guard isFinalByte(final) else { return .complete(key: nil, length: 2) }
-      return .complete(key: finalByteKeyNames[final].map { Key($0) }, length: 3)
+      return .complete(key: finalByteKeyNames[final].flatMap { Key($0) }, length: 3)
     default:
-      return .complete(key: Key("KEY_ESC"), length: 1)
+      return .complete(key: escapeKey, length: 1)
     }
   }
 
@@ -170,7 +171,7 @@ public struct TerminalKeyDecoder: Sendable {
     case UInt8(ascii: "Z"): return Key("KEY_TAB", shift: true)
     default: name = finalByteKeyNames[final]
     }
-    return name.map { Key($0, shift: shift) }
+    return name.flatMap { Key($0, shift: shift) }
   }
 
   /// The keys of `ESC O final`, and of `ESC [ final` with the same final byte.

@@ -21,7 +21,7 @@ extension DaemonLogicTests {
 
   static let clockKeymap = Keymap(
     name: "buttons",
-    bindings: [Key("BTN_0"): .startStop(clock: nil), Key("KEY_KP1"): .digit(1)])
+    bindings: [Key("BTN_0")!: .startStop(clock: nil), Key("KEY_KP1")!: .digit(1)])
 
   static func clockLogic(bootID: String?) -> DaemonLogic {
     var logic = DaemonLogic(
@@ -75,7 +75,7 @@ extension DaemonLogicTests {
     var logic = Self.clockLogic(bootID: "boot-a")
     let start = logic.step(
       .keys([
-        KeyEvent(keypad: "buttons", key: Key("BTN_0"), kind: .press, time: .milliseconds(100))
+        KeyEvent(keypad: "buttons", key: Key("BTN_0")!, kind: .press, time: .milliseconds(100))
       ]), at: .milliseconds(120))
     #expect(start.events.map(\.event) == [.clockStarted(field: "game", time: .seconds(600))])
     #expect(start.clicks.map(\.refused) == [false])
@@ -85,7 +85,7 @@ extension DaemonLogicTests {
 
     let digit = logic.step(
       .keys([
-        KeyEvent(keypad: "buttons", key: Key("KEY_KP1"), kind: .press, time: .milliseconds(900))
+        KeyEvent(keypad: "buttons", key: Key("KEY_KP1")!, kind: .press, time: .milliseconds(900))
       ]), at: .milliseconds(910))
     #expect(digit.events.map(\.event) == [.refused(field: "game")])
     #expect(digit.clicks.map(\.refused) == [true])
@@ -95,7 +95,7 @@ extension DaemonLogicTests {
 
     let stop = logic.step(
       .keys([
-        KeyEvent(keypad: "buttons", key: Key("BTN_0"), kind: .press, time: .milliseconds(1_600))
+        KeyEvent(keypad: "buttons", key: Key("BTN_0")!, kind: .press, time: .milliseconds(1_600))
       ]), at: .milliseconds(1_650))
     #expect(
       stop.events.map(\.event) == [.clockStopped(field: "game", time: .milliseconds(598_500))])
@@ -106,7 +106,7 @@ extension DaemonLogicTests {
   @Test func anUnmappedKeyDoesNotClick() {
     var logic = Self.clockLogic(bootID: "boot-a")
     let reaction = logic.step(
-      .keys([KeyEvent(keypad: "buttons", key: Key("KEY_F9"), kind: .press, time: .zero)]),
+      .keys([KeyEvent(keypad: "buttons", key: Key("KEY_F9")!, kind: .press, time: .zero)]),
       at: .milliseconds(1))
     #expect(reaction.clicks.isEmpty)
   }

@@ -12,8 +12,8 @@ extension DaemonLogicTests {
     let keymap = Keymap(
       name: "numpad",
       bindings: [
-        Key("KEY_H"): .horn("main"), Key("KEY_KPPLUS"): .add(field: "home", amount: 1),
-        Key("KEY_KP1"): .digit(1),
+        Key("KEY_H")!: .horn("main"), Key("KEY_KPPLUS")!: .add(field: "home", amount: 1),
+        Key("KEY_KP1")!: .digit(1),
       ])
     return DaemonLogic(board: Scoreboard(spec: spec), keymaps: [("numpad", keymap)])
   }
@@ -24,7 +24,7 @@ extension DaemonLogicTests {
   ])
   func aReleaseActsOnlyWhenItsKeyHoldsAHorn(keypad: String, key: String, acts: Bool) {
     var logic = Self.hornKeyLogic()
-    let press = KeyEvent(keypad: keypad, key: Key(key), kind: .press, time: .milliseconds(100))
+    let press = KeyEvent(keypad: keypad, key: Key(key)!, kind: .press, time: .milliseconds(100))
     let pressActs = logic.acts(on: press)
     #expect(pressActs)
     _ = logic.step(.keys([press]), at: .milliseconds(110))

@@ -19,7 +19,7 @@ extension DaemonLogicTests {
   }
 
   static func startStop(at stamp: Instant) -> DaemonLogic.Input {
-    .keys([KeyEvent(keypad: "buttons", key: Key("BTN_0"), kind: .press, time: stamp)])
+    .keys([KeyEvent(keypad: "buttons", key: Key("BTN_0")!, kind: .press, time: stamp)])
   }
 
   @Test func aStopKeyReadAfterAFrameStopsTheClockAtItsStamp() {

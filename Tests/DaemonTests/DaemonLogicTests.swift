@@ -22,9 +22,9 @@ import Testing
   static let keymap = Keymap(
     name: "numpad",
     bindings: [
-      Key("KEY_KP1"): .digit(1), Key("KEY_KP2"): .digit(2), Key("KEY_KPENTER"): .commit,
-      Key("KEY_KPPLUS"): .add(field: "home", amount: 1),
-      Key("KEY_F1"): .set(field: "visitors", value: "3"),
+      Key("KEY_KP1")!: .digit(1), Key("KEY_KP2")!: .digit(2), Key("KEY_KPENTER")!: .commit,
+      Key("KEY_KPPLUS")!: .add(field: "home", amount: 1),
+      Key("KEY_F1")!: .set(field: "visitors", value: "3"),
     ])
 
   static func logic() -> DaemonLogic {
@@ -32,7 +32,7 @@ import Testing
   }
 
   static func press(_ key: String, at milliseconds: Int64) -> KeyEvent {
-    KeyEvent(keypad: "numpad", key: Key(key), kind: .press, time: .milliseconds(milliseconds))
+    KeyEvent(keypad: "numpad", key: Key(key)!, kind: .press, time: .milliseconds(milliseconds))
   }
 
   @Test func aKeyTakesEffectAtItsKernelTimestamp() {
@@ -73,7 +73,7 @@ import Testing
     #expect(reaction.mayHaveChangedBoard)
 
     let release = KeyEvent(
-      keypad: "numpad", key: Key("KEY_KP1"), kind: .release, time: .milliseconds(300))
+      keypad: "numpad", key: Key("KEY_KP1")!, kind: .release, time: .milliseconds(300))
     logic.step(.keys([release]), at: .milliseconds(300), into: &reaction)
     #expect(reaction.answer == nil)
     #expect(!reaction.mayHaveChangedBoard)
@@ -172,13 +172,13 @@ import Testing
     (ControlRequest.set(field: "home", value: "7"), ControlResponse.ok("home 7"), true),
     (.add(field: "away", amount: 3), .ok("away 3"), true),
     (.get(field: "home"), .ok("0"), false),
-    (.press(key: Key("KEY_KPPLUS"), keypad: nil), .ok("add home +1"), true),
-    (.press(key: Key("KEY_KPPLUS"), keypad: "numpad"), .ok("add home +1"), true),
+    (.press(key: Key("KEY_KPPLUS")!, keypad: nil), .ok("add home +1"), true),
+    (.press(key: Key("KEY_KPPLUS")!, keypad: "numpad"), .ok("add home +1"), true),
     (
-      .press(key: Key("KEY_KP9"), keypad: nil), .error("KEY_KP9 is not mapped on keypad numpad"),
+      .press(key: Key("KEY_KP9")!, keypad: nil), .error("KEY_KP9 is not mapped on keypad numpad"),
       false
     ),
-    (.press(key: Key("KEY_KP1"), keypad: "other"), .error("no keypad named 'other'"), false),
+    (.press(key: Key("KEY_KP1")!, keypad: "other"), .error("no keypad named 'other'"), false),
     (
       .set(field: "visitors", value: "3"), .error("no field named 'visitors' (fields: home, away)"),
       false
@@ -244,13 +244,13 @@ import Testing
       Self.spec(), keymaps: [("buttons", Self.keymap), ("numpad", Self.keymap)])
     for keypad in ["numpad", "buttons"] {
       let key = KeyEvent(
-        keypad: keypad, key: Key("KEY_KPPLUS"), kind: .press, time: .milliseconds(10))
+        keypad: keypad, key: Key("KEY_KPPLUS")!, kind: .press, time: .milliseconds(10))
       let reaction = logic.step(.keys([key]), at: .milliseconds(20))
       #expect(!reaction.events.isEmpty)
       #expect(reaction.events.allSatisfy { $0.source == "keypad \(keypad)" })
     }
     let unknown = KeyEvent(
-      keypad: "pad", key: Key("KEY_KPPLUS"), kind: .press, time: .milliseconds(30))
+      keypad: "pad", key: Key("KEY_KPPLUS")!, kind: .press, time: .milliseconds(30))
     #expect(logic.step(.keys([unknown]), at: .milliseconds(40)).events.isEmpty)
     #expect(logic.board.text(of: "home") == "2")
   }

@@ -7,7 +7,7 @@ import Testing
 /// with it is stepped.
 @Suite struct KeyStepTests {
   static func event(_ kind: KeyEvent.Kind, _ name: String = "KEY_KPPLUS") -> KeyEvent {
-    KeyEvent(keypad: "numpad", key: Key(name), kind: kind, time: Instant(nanoseconds: 0))
+    KeyEvent(keypad: "numpad", key: Key(name)!, kind: kind, time: Instant(nanoseconds: 0))
   }
 
   @Test(arguments: [

@@ -76,7 +76,7 @@ import Testing
 
     bench.chip.decoder.pressed = [1]
     bench.run(for: 100)
-    #expect(bench.keys.map(\.key) == [Key("BTN_0")])
+    #expect(bench.keys.map(\.key) == [Key("BTN_0")!])
     #expect(bench.keys.map(\.keypad) == ["board"])
     #expect(bench.chip.decoder.violations.isEmpty)
   }
@@ -93,7 +93,7 @@ import Testing
     #expect(bench.backend.requests.count == 1, "the board is kept")
     bench.chip.decoder.pressed = [8]
     bench.run(for: 100)
-    #expect(bench.keys.map(\.key) == [Key("BTN_7")])
+    #expect(bench.keys.map(\.key) == [Key("BTN_7")!])
 
     let changed = try Configuration.parse(
       Self.text.split(separator: "\n").filter { $0 != "led-8 = possession A" }

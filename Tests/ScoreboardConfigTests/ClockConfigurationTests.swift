@@ -92,13 +92,13 @@ import Testing
     #expect(configuration.scoreboard.horns == configuration.horns.map(\.spec))
     #expect(
       configuration.keymaps["pad"]?.bindings == [
-        Key("KEY_SPACE"): .startStop(clock: nil),
-        Key("KEY_R"): .resetClock(clock: "shot", time: .seconds(24)),
-        Key("KEY_H"): .horn("main"),
-        Key("KEY_KPPLUS"): .adjust(clock: nil, amount: .seconds(1)),
-        Key("KEY_KPMINUS"): .adjust(clock: "game", amount: .milliseconds(-100)),
-        Key("KEY_S"): .set(field: "game", value: "5:00"),
-        Key("KEY_B"): .horn(nil),
+        Key("KEY_SPACE")!: .startStop(clock: nil),
+        Key("KEY_R")!: .resetClock(clock: "shot", time: .seconds(24)),
+        Key("KEY_H")!: .horn("main"),
+        Key("KEY_KPPLUS")!: .adjust(clock: nil, amount: .seconds(1)),
+        Key("KEY_KPMINUS")!: .adjust(clock: "game", amount: .milliseconds(-100)),
+        Key("KEY_S")!: .set(field: "game", value: "5:00"),
+        Key("KEY_B")!: .horn(nil),
       ])
   }
 
@@ -162,7 +162,7 @@ import Testing
     let configuration = try Configuration.parse(text, path: "basketball.conf")
     #expect(configuration.scoreboard.mainClock == 5)
     #expect(
-      configuration.keymaps["pad"]?.bindings[Key("KEY_R")]
+      configuration.keymaps["pad"]?.bindings[Key("KEY_R")!]
         == .resetClock(clock: nil, time: .seconds(30)))
   }
 }

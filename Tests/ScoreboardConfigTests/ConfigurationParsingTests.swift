@@ -85,12 +85,12 @@ import Testing
     let keymap = Keymap(
       name: "numpad",
       bindings: [
-        Key("KEY_KP7"): .digit(7),
-        Key("KEY_KPENTER"): .commit,
-        Key("KEY_TAB", shift: true): .previous,
-        Key("KEY_KPPLUS"): .add(field: "home", amount: 1),
-        Key("KEY_HOME"): .set(field: "period", value: "OT"),
-        Key("KEY_SPACE"): .blank(.toggle),
+        Key("KEY_KP7")!: .digit(7),
+        Key("KEY_KPENTER")!: .commit,
+        Key("KEY_TAB", shift: true)!: .previous,
+        Key("KEY_KPPLUS")!: .add(field: "home", amount: 1),
+        Key("KEY_HOME")!: .set(field: "period", value: "OT"),
+        Key("KEY_SPACE")!: .blank(.toggle),
       ])
     let expected = Configuration(
       path: "demo.conf",

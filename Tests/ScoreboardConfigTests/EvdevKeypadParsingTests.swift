@@ -136,7 +136,8 @@ import Testing
 
     #expect(configuration.keymaps["pad"]?.repeating == kinds)
     #expect(
-      configuration.keymaps["pad"]?.bindings == [Key("KEY_KPPLUS"): .add(field: "home", amount: 1)])
+      configuration.keymaps["pad"]?.bindings == [Key("KEY_KPPLUS")!: .add(field: "home", amount: 1)]
+    )
   }
 
   /// `repeat` is a key of the keymap in any case, as key names are, and binds no key.

@@ -84,8 +84,8 @@ import Testing
       keypads: [
         "buttons": .gpioButtons(
           GPIOButtonsKeypadOptions(buttons: [
-            .init(key: Key("BTN_0"), line: .name("GPIO17")),
-            .init(key: Key("BTN_1"), line: .name("GPIO27")),
+            .init(key: Key("BTN_0")!, line: .name("GPIO17")),
+            .init(key: Key("BTN_1")!, line: .name("GPIO27")),
           ]))
       ]),
     Example(
@@ -123,7 +123,7 @@ import Testing
             keys: [
               "KEY_1", "KEY_2", "KEY_3", "KEY_A", "KEY_4", "KEY_5", "KEY_6", "KEY_B", "KEY_7",
               "KEY_8", "KEY_9", "KEY_C", "KEY_NUMERIC_STAR", "KEY_0", "KEY_NUMERIC_POUND", "KEY_D",
-            ].map { Key($0) }))
+            ].map { Key($0)! }))
       ]),
     Example(
       file: "large-digits-buttons.conf",
@@ -140,9 +140,9 @@ import Testing
         "buttons": .gpioButtons(
           GPIOButtonsKeypadOptions(
             buttons: [
-              .init(key: Key("BTN_0"), line: .name("GPIO5")),
-              .init(key: Key("BTN_1"), line: .name("GPIO6")),
-              .init(key: Key("BTN_2"), line: .name("GPIO13")),
+              .init(key: Key("BTN_0")!, line: .name("GPIO5")),
+              .init(key: Key("BTN_1")!, line: .name("GPIO6")),
+              .init(key: Key("BTN_2")!, line: .name("GPIO13")),
             ],
             debounce: .milliseconds(30)))
       ]),
@@ -240,11 +240,11 @@ import Testing
           == Keymap(
             name: team + "-bench",
             bindings: [
-              Key("KEY_KPPLUS"): .add(field: team, amount: 1),
-              Key("KEY_KP1"): .add(field: team, amount: 1),
-              Key("KEY_KP2"): .add(field: team, amount: 2),
-              Key("KEY_KP3"): .add(field: team, amount: 3),
-              Key("KEY_KPMINUS"): .add(field: team, amount: -1),
+              Key("KEY_KPPLUS")!: .add(field: team, amount: 1),
+              Key("KEY_KP1")!: .add(field: team, amount: 1),
+              Key("KEY_KP2")!: .add(field: team, amount: 2),
+              Key("KEY_KP3")!: .add(field: team, amount: 3),
+              Key("KEY_KPMINUS")!: .add(field: team, amount: -1),
             ],
             repeating: []))
     }
@@ -257,7 +257,7 @@ import Testing
       try PackageFile.contents(of: "Config/examples/" + file), path: file)
 
     let bindings = try #require(configuration.keypads.first?.keymap.bindings)
-    #expect(bindings[Key("BTN_0", long: true)] == .add(field: "home", amount: -1))
-    #expect(bindings[Key("BTN_1", long: true)] == .add(field: "away", amount: -1))
+    #expect(bindings[Key("BTN_0", long: true)!] == .add(field: "home", amount: -1))
+    #expect(bindings[Key("BTN_1", long: true)!] == .add(field: "away", amount: -1))
   }
 }

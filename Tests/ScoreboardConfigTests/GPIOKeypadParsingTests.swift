@@ -41,8 +41,8 @@ import Testing
         .gpioButtons(
           GPIOButtonsKeypadOptions(
             buttons: [
-              .init(key: Key("BTN_0"), line: .name("GPIO17")),
-              .init(key: Key("BTN_1"), line: .offset(chip: "/dev/gpiochip0", offset: 27)),
+              .init(key: Key("BTN_0")!, line: .name("GPIO17")),
+              .init(key: Key("BTN_1")!, line: .offset(chip: "/dev/gpiochip0", offset: 27)),
             ],
             bias: .pullUp, activeLow: true, debounce: .milliseconds(20),
             longPress: .seconds(1)))
@@ -69,8 +69,8 @@ import Testing
         .gpioButtons(
           GPIOButtonsKeypadOptions(
             buttons: [
-              .init(key: Key("KEY_ENTER"), line: .name("GPIO5")),
-              .init(key: Key("KEY_ESC"), line: .name("GPIO6")),
+              .init(key: Key("KEY_ENTER")!, line: .name("GPIO5")),
+              .init(key: Key("KEY_ESC")!, line: .name("GPIO6")),
             ],
             bias: .pullDown, activeLow: false, debounce: .zero,
             longPress: .milliseconds(2500)))
@@ -96,7 +96,7 @@ import Testing
             rows: [.name("GPIO5"), .name("GPIO6"), .name("GPIO13")],
             columns: [.name("GPIO12"), .offset(chip: "/dev/gpiochip0", offset: 16)],
             keys: ["KEY_1", "KEY_2", "KEY_3", "KEY_4", "KEY_NUMERIC_STAR", "KEY_NUMERIC_POUND"]
-              .map { Key($0) },
+              .map { Key($0)! },
             debounce: .milliseconds(20)))
       ])
   }
@@ -118,7 +118,7 @@ import Testing
       configuration.keypads.map(\.driver) == [
         .gpioMatrix(
           GPIOMatrixKeypadOptions(
-            rows: [.name("GPIO5")], columns: [.name("GPIO12")], keys: [Key("BTN_0")],
+            rows: [.name("GPIO5")], columns: [.name("GPIO12")], keys: [Key("BTN_0")!],
             debounce: .microseconds(500)))
       ])
   }
@@ -146,10 +146,10 @@ import Testing
     let keymap = Keymap(
       name: "buttons",
       bindings: [
-        Key("BTN_0"): .add(field: "home", amount: 1),
-        Key("BTN_0", long: true): .add(field: "home", amount: -1),
-        Key("BTN_1", long: true): .add(field: "away", amount: -1),
-        Key("BTN_2", shift: true, long: true): .undo,
+        Key("BTN_0")!: .add(field: "home", amount: 1),
+        Key("BTN_0", long: true)!: .add(field: "home", amount: -1),
+        Key("BTN_1", long: true)!: .add(field: "away", amount: -1),
+        Key("BTN_2", shift: true, long: true)!: .undo,
       ])
     #expect(configuration.keymaps == ["buttons": keymap])
     #expect(configuration.keypads.map(\.keymap) == [keymap, keymap])
@@ -163,6 +163,6 @@ import Testing
       long+BTN_0 = reset
       """)
 
-    #expect(configuration.keymaps["spare"]?.bindings == [Key("BTN_0", long: true): .reset])
+    #expect(configuration.keymaps["spare"]?.bindings == [Key("BTN_0", long: true)!: .reset])
   }
 }

@@ -31,17 +31,17 @@ import Testing
 
     var bindings: [Key: Action] = [:]
     for digit in 0...9 {
-      bindings[Key("KEY_KP\(digit)")] = .digit(digit)
+      bindings[Key("KEY_KP\(digit)")!] = .digit(digit)
     }
-    bindings[Key("KEY_KPENTER")] = .commit
-    bindings[Key("KEY_KPDOT")] = .cancel
-    bindings[Key("KEY_KPASTERISK")] = .next
-    bindings[Key("KEY_KPSLASH")] = .previous
-    bindings[Key("KEY_KPPLUS")] = .add(field: nil, amount: 1)
-    bindings[Key("KEY_KPMINUS")] = .add(field: nil, amount: -1)
-    bindings[Key("KEY_BACKSPACE")] = .backspace
-    bindings[Key("KEY_ESC")] = .cancel
-    bindings[Key("KEY_TAB")] = .next
+    bindings[Key("KEY_KPENTER")!] = .commit
+    bindings[Key("KEY_KPDOT")!] = .cancel
+    bindings[Key("KEY_KPASTERISK")!] = .next
+    bindings[Key("KEY_KPSLASH")!] = .previous
+    bindings[Key("KEY_KPPLUS")!] = .add(field: nil, amount: 1)
+    bindings[Key("KEY_KPMINUS")!] = .add(field: nil, amount: -1)
+    bindings[Key("KEY_BACKSPACE")!] = .backspace
+    bindings[Key("KEY_ESC")!] = .cancel
+    bindings[Key("KEY_TAB")!] = .next
     #expect(
       configuration.keymaps["numpad"]
         == Keymap(name: "numpad", bindings: bindings, repeating: Keymap.defaultRepeating))

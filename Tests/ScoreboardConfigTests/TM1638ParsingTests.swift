@@ -61,7 +61,7 @@ import Testing
     let keypad = TM1638KeypadOptions(
       keymap: "pad",
       buttons: ["KEY_A", "KEY_B", "KEY_C", "KEY_D", "BTN_0", "BTN_1", "BTN_2", "BTN_3"].map {
-        Key($0)
+        Key($0)!
       },
       scanInterval: .milliseconds(10), debounce: .milliseconds(30), longPress: .seconds(2))
     let display = try #require(configuration.displays.first)

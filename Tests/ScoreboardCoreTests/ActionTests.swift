@@ -63,22 +63,33 @@ import Testing
   }
 
   @Test func keysParseWithAShiftPrefix() {
-    #expect(Key(parsing: "shift+KEY_TAB") == Key("KEY_TAB", shift: true))
-    #expect(Key(parsing: "KEY_KP7") == Key("KEY_KP7"))
+    #expect(Key(parsing: "shift+KEY_TAB") == Key("KEY_TAB", shift: true)!)
+    #expect(Key(parsing: "KEY_KP7") == Key("KEY_KP7")!)
     #expect(Key(parsing: "KEY_KP_7") == nil)
-    #expect(Key(parsing: "long+BTN_0") == Key("BTN_0", long: true))
+    #expect(Key(parsing: "long+BTN_0") == Key("BTN_0", long: true)!)
     #expect(Key(parsing: "Long+Shift+KEY_A")?.description == "long+shift+KEY_A")
+  }
+
+  /// A key is its code: the kernel's names of one code are one key, written with the
+  /// header's first name.
+  @Test func namesOfOneCodeAreOneKey() {
+    #expect(Key("BTN_MISC")! == Key("BTN_0")!)
+    #expect(Key("KEY_SCREENLOCK")! == Key("KEY_COFFEE")!)
+    #expect(Key("KEY_SCREENLOCK")!.code == KeyCode(rawValue: 152))
+    #expect(Key(parsing: "shift+KEY_SCREENLOCK")?.description == "shift+KEY_COFFEE")
+    #expect(Key("KEY_KP7", shift: true)! != Key("KEY_KP7")!)
+    #expect(Key("KEY_NOT_A_KEY") == nil)
   }
 
   @Test func autorepeatRepeatsOnlyRepeatingKinds() {
     let keymap = Keymap(
       name: "pad",
-      bindings: [Key("KEY_KPPLUS"): .add(field: nil, amount: 1), Key("KEY_KPENTER"): .commit])
-    let plus = KeyEvent(keypad: "pad", key: Key("KEY_KPPLUS"), kind: .autorepeat, time: .zero)
+      bindings: [Key("KEY_KPPLUS")!: .add(field: nil, amount: 1), Key("KEY_KPENTER")!: .commit])
+    let plus = KeyEvent(keypad: "pad", key: Key("KEY_KPPLUS")!, kind: .autorepeat, time: .zero)
     var enter = plus
-    enter.key = Key("KEY_KPENTER")
+    enter.key = Key("KEY_KPENTER")!
     #expect(keymap.action(for: plus) == .add(field: nil, amount: 1))
-    #expect(keymap.binding(for: plus).map { keymap.bindings[$0].key } == Key("KEY_KPPLUS"))
+    #expect(keymap.binding(for: plus).map { keymap.bindings[$0].key } == Key("KEY_KPPLUS")!)
     #expect(keymap.action(for: enter) == nil, "commit does not repeat")
     #expect(keymap.binding(for: enter) == nil)
     let none = Keymap(name: "pad", bindings: keymap.bindings, repeating: [])
@@ -87,8 +98,8 @@ import Testing
   }
 
   @Test func keymapsActOnPressAndRepeatOnly() {
-    let keymap = Keymap(name: "pad", bindings: [Key("KEY_KP1"): .digit(1)])
-    let press = KeyEvent(keypad: "pad", key: Key("KEY_KP1"), kind: .press, time: .zero)
+    let keymap = Keymap(name: "pad", bindings: [Key("KEY_KP1")!: .digit(1)])
+    let press = KeyEvent(keypad: "pad", key: Key("KEY_KP1")!, kind: .press, time: .zero)
     var release = press
     release.kind = .release
     #expect(keymap.action(for: press) == .digit(1))
@@ -96,7 +107,7 @@ import Testing
     #expect(keymap.action(for: release) == nil)
     #expect(keymap.binding(for: release) == nil)
     var unbound = press
-    unbound.key = Key("KEY_KP2")
+    unbound.key = Key("KEY_KP2")!
     #expect(keymap.binding(for: unbound) == nil)
   }
 }

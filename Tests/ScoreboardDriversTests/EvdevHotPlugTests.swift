@@ -56,7 +56,7 @@ import Testing
     let events = try #require(try keypad.readWhenReady(at: .milliseconds(1_000)))
     #expect(
       events == [
-        KeyEvent(keypad: "numpad", key: Key("KEY_KP5"), kind: .release, time: .milliseconds(1_000))
+        KeyEvent(keypad: "numpad", key: Key("KEY_KP5")!, kind: .release, time: .milliseconds(1_000))
       ])
     #expect(keypad.devicePath == nil)
     let watcherDescriptor = try #require(keypad.waitingFor.descriptor)

@@ -10,7 +10,7 @@ import Testing
   static let logger = Logger(
     output: .standardError, programName: "scoreboardd-test", minimumLevel: .error)
   static let buttons: [(key: Key, line: GPIOLine)] = [
-    (Key("BTN_0"), .name("GPIO17")), (Key("BTN_1"), .offset(chip: "/dev/gpiochip0", offset: 27)),
+    (Key("BTN_0")!, .name("GPIO17")), (Key("BTN_1")!, .offset(chip: "/dev/gpiochip0", offset: 27)),
   ]
 
   func keypad(
@@ -22,7 +22,7 @@ import Testing
   }
 
   func event(_ name: String, _ kind: KeyEvent.Kind, at ms: Int64, long: Bool = false) -> KeyEvent {
-    KeyEvent(keypad: "buttons", key: Key(name, long: long), kind: kind, time: .milliseconds(ms))
+    KeyEvent(keypad: "buttons", key: Key(name, long: long)!, kind: kind, time: .milliseconds(ms))
   }
 
   func nanoseconds(_ ms: Int64) -> Int64 { ms * 1_000_000 }
@@ -125,7 +125,7 @@ import Testing
 
   @Test func longPressBindingsWaitForTheRelease() throws {
     let backend = FakeGPIOBackend()
-    let keypad = try keypad(backend: backend, kernelDebounce: true, longPressKeys: [Key("BTN_0")])
+    let keypad = try keypad(backend: backend, kernelDebounce: true, longPressKeys: [Key("BTN_0")!])
     let lines = try #require(backend.requests.first)
 
     // The kernel's stamps come one debounce period (20 ms) after the edges.

@@ -12,7 +12,7 @@ import Testing
   static let keys = [
     "KEY_1", "KEY_2", "KEY_3", "KEY_A", "KEY_4", "KEY_5", "KEY_6", "KEY_B",
     "KEY_7", "KEY_8", "KEY_9", "KEY_C", "KEY_KPASTERISK", "KEY_0", "KEY_ENTER", "KEY_D",
-  ].map { Key($0) }
+  ].map { Key($0)! }
   static let rows: [GPIOLine] = ["GPIO5", "GPIO6", "GPIO13", "GPIO19"].map { .name($0) }
   static let columns: [GPIOLine] = ["GPIO12", "GPIO16", "GPIO20", "GPIO21"].map {
     .name($0)

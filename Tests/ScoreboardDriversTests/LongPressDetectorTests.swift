@@ -3,9 +3,9 @@ import ScoreboardDrivers
 import Testing
 
 @Suite struct LongPressDetectorTests {
-  let button = Key("BTN_0")
-  let longButton = Key("BTN_0", long: true)
-  let plainButton = Key("BTN_1")
+  let button = Key("BTN_0")!
+  let longButton = Key("BTN_0", long: true)!
+  let plainButton = Key("BTN_1")!
 
   func detector(_ keys: Set<Key>) -> LongPressDetector {
     LongPressDetector(keypad: "buttons", longPressKeys: keys, holdTime: .seconds(1))
@@ -60,7 +60,7 @@ import Testing
   }
 
   @Test func heldKeysBecomeLongInTheOrderTheyWentDown() {
-    let other = Key("BTN_2")
+    let other = Key("BTN_2")!
     var detector = detector([button, other])
     #expect(detector.press(other, at: .milliseconds(100)) == [])
     #expect(detector.press(button, at: .milliseconds(200)) == [])
@@ -68,7 +68,7 @@ import Testing
       detector.press(plainButton, at: .milliseconds(300)) == [event(plainButton, .press, at: 300)])
     #expect(
       detector.advance(to: .milliseconds(2_000)) == [
-        event(Key("BTN_2", long: true), .press, at: 1_100), event(longButton, .press, at: 1_200),
+        event(Key("BTN_2", long: true)!, .press, at: 1_100), event(longButton, .press, at: 1_200),
       ])
   }
 }

@@ -42,12 +42,12 @@ import Testing
     }
   }
 
-  static let keys = (0..<8).map { Key("BTN_\($0)") }
+  static let keys = (0..<8).map { Key("BTN_\($0)")! }
 
   static func event(_ name: String, _ kind: KeyEvent.Kind, at ms: Int64, long: Bool = false)
     -> KeyEvent
   {
-    KeyEvent(keypad: "board", key: Key(name, long: long), kind: kind, time: .milliseconds(ms))
+    KeyEvent(keypad: "board", key: Key(name, long: long)!, kind: kind, time: .milliseconds(ms))
   }
 
   @Test(arguments: 1...8) func eachButtonSendsItsKey(button: Int) throws {
@@ -103,7 +103,7 @@ import Testing
   @Test func aLongPressIsReportedAtItsHoldTime() throws {
     let bench = try Bench(
       buttons: TM1638Board.Buttons(
-        keys: Self.keys, longPress: .milliseconds(500), longPressKeys: [Key("BTN_0")]))
+        keys: Self.keys, longPress: .milliseconds(500), longPressKeys: [Key("BTN_0")!]))
     bench.hold([1])
     _ = bench.run(at: 20)
     #expect(bench.run(at: 40) == [])

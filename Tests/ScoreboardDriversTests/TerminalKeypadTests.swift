@@ -72,7 +72,7 @@ import Testing
 
     try writeEnd.writeAll("7\n")
     let events = try events(2, from: keypad, at: .zero)
-    #expect(events.map(\.key) == [Key("KEY_7"), Key("KEY_ENTER")])
+    #expect(events.map(\.key) == [Key("KEY_7")!, Key("KEY_ENTER")!])
     #expect(try keypad.readEvents(at: .zero) == [])
 
     try writeEnd.close()
