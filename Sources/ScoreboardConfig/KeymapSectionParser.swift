@@ -45,6 +45,8 @@ struct KeymapSectionParser {
   /// The keymap, or nil when something in the section is wrong.
   func parse(name: String, reader: inout SectionReader) -> ParsedKeymap? {
     var bindings: [Key: Action] = [:]
+    // The entry that bound each key, for one that binds it again by another of its names.
+    var bindingEntries: [Key: IniEntry] = [:]
     var longPressEntries: [IniEntry] = []
     var repeating = Keymap.defaultRepeating
     for entry in reader.entries {
@@ -76,6 +78,14 @@ struct KeymapSectionParser {
       }
       checkFields(of: action, entry: entry, reader: &reader)
       if let key {
+        if let first = bindingEntries[key] {
+          reader.report(
+            "binds the key of \(first.key) (line \(first.line)) again: the kernel gives "
+              + "key code \(key.code.rawValue) both names; bind it once",
+            at: entry)
+          continue
+        }
+        bindingEntries[key] = entry
         bindings[key] = action
         if key.long {
           longPressEntries.append(entry)

@@ -402,6 +402,11 @@ import Testing
       "key bound twice in another case", "[keymap pad]\nKEY_KP7 = digit 7\nkey_kp7 = digit 8\n",
       "demo.conf:9: [keymap pad] key_kp7: given twice; first at line 8"),
     .afterBase(
+      "key bound again by another of its names",
+      "[keymap pad]\nKEY_COFFEE = undo\nKEY_SCREENLOCK = reset\n",
+      "demo.conf:9: [keymap pad] KEY_SCREENLOCK: binds the key of KEY_COFFEE (line 8) again: the kernel gives key code 152 both names; bind it once"
+    ),
+    .afterBase(
       "unknown keymap", "[keymap numpad]\n[keypad pad]\ndriver = terminal\nkeymap = numpd\n",
       "demo.conf:10: [keypad pad] keymap: unknown keymap 'numpd'; did you mean 'numpad'?"),
     .afterBase(
