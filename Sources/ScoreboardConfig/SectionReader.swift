@@ -26,12 +26,15 @@ struct SectionReader {
     self.file = file
     self.section = section
     self.suggestions = suggestions
-    var firstLines: [String: Int] = [:]
+    var firsts: [String: IniEntry] = [:]
     for entry in section.entries {
-      if let firstLine = firstLines[identity(entry.key)] {
-        report("given twice; first at line \(firstLine)", at: entry)
+      if let first = firsts[identity(entry.key)] {
+        // Written otherwise than case alone makes it (`BTN_MISC` after `BTN_0`, one key
+        // code): the first is named as it was written.
+        let writtenAs = first.key.lowercased() == entry.key.lowercased() ? "" : " as \(first.key)"
+        report("given twice; first at line \(first.line)\(writtenAs)", at: entry)
       } else {
-        firstLines[identity(entry.key)] = entry.line
+        firsts[identity(entry.key)] = entry
         entries.append(entry)
       }
     }

@@ -183,6 +183,9 @@ extension MalformedConfigurationTests {
       "button given twice in another case", "BTN_0 = GPIO17\nbtn_0 = GPIO27\n",
       "demo.conf:12: [keypad pad] btn_0: given twice; first at line 11"),
     .buttons(
+      "button given twice by two names of one code", "BTN_0 = GPIO17\nBTN_MISC = GPIO27\n",
+      "demo.conf:12: [keypad pad] BTN_MISC: given twice; first at line 11 as BTN_0"),
+    .buttons(
       "gpio-buttons without a button", "bias = pull-up\n",
       "demo.conf:8: [keypad pad]: missing a button; expected a key such as BTN_0 = GPIO17: the kernel key name the button sends and its GPIO line"
     ),
@@ -211,6 +214,7 @@ extension MalformedConfigurationTests {
     .afterBase(
       "long press bound twice, prefixes in another order",
       "[keymap pad]\nlong+shift+BTN_0 = undo\nSHIFT+LONG+btn_0 = reset\n",
-      "demo.conf:9: [keymap pad] SHIFT+LONG+btn_0: given twice; first at line 8"),
+      "demo.conf:9: [keymap pad] SHIFT+LONG+btn_0: given twice; first at line 8 as long+shift+BTN_0"
+    ),
   ]
 }
