@@ -36,6 +36,13 @@ public struct KeyCode: RawRepresentable, Hashable, Sendable, CustomStringConvert
     return index < Self.namesByCode.count ? Self.namesByCode[index] : nil
   }
 
+  /// Whether the kernel names this code: what a decoder asks of every key event, without
+  /// fetching the name.
+  public var hasName: Bool {
+    let index = Int(rawValue)
+    return index < Self.namesByCode.count && Self.namesByCode[index] != nil
+  }
+
   public var description: String {
     name ?? "key code \(rawValue)"
   }

@@ -83,7 +83,7 @@ struct EvdevKeyDecoder {
   private mutating func decodeKey(_ event: InputEvent, at time: Instant) -> KeyEvent? {
     let code = event.code
     guard !(ignoreNumLock && code == Self.numLock) else { return nil }
-    guard KeyCode(rawValue: code).name != nil else {
+    guard KeyCode(rawValue: code).hasName else {
       if event.value == 1 {
         logger.debug("keypad \(keypad): key code \(code) has no kernel name; ignored")
       }
@@ -125,7 +125,7 @@ struct EvdevKeyDecoder {
   /// in code order.
   private mutating func resynchronize(keysDown: Set<UInt16>, at time: Instant) -> [KeyEvent] {
     let reported = keysDown.filter {
-      !(ignoreNumLock && $0 == Self.numLock) && KeyCode(rawValue: $0).name != nil
+      !(ignoreNumLock && $0 == Self.numLock) && KeyCode(rawValue: $0).hasName
     }
     var events: [KeyEvent] = []
     for held in down.sorted(by: { $0.code < $1.code }) where !reported.contains(held.code) {

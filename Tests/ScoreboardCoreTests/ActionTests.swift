@@ -60,6 +60,14 @@ import Testing
   func kernelNamesHaveTheirCodes(name: String, code: UInt16) {
     #expect(KeyCode(name: name)?.rawValue == code)
     #expect(KeyCode(rawValue: code).name == name)
+    #expect(KeyCode(rawValue: code).hasName)
+  }
+
+  /// Codes between the kernel's names and past the last one have none.
+  @Test(arguments: [84 as UInt16, 0x2ff, 0x300, 0xffff])
+  func codesWithoutAKernelNameHaveNone(code: UInt16) {
+    #expect(!KeyCode(rawValue: code).hasName)
+    #expect(KeyCode(rawValue: code).name == nil)
   }
 
   @Test func keysParseWithAShiftPrefix() {
