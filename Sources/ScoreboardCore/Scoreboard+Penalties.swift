@@ -262,12 +262,12 @@ extension Scoreboard {
     for change in changes {
       guard case .value(let field, let from, let to) = change, to > from else { continue }
       let scorer = spec.fields[field].name
-      for index in spec.fields.indices {
+      for index in penaltyFields {
         guard var list = penalties[index], let format = penaltyFormat(of: index),
           format.endsOnGoalOf == scorer, let minor = format.minor,
           let clock = penaltyClock(of: index)
         else { continue }
-        let others = spec.fields.indices.filter { $0 != index && penaltyFormat(of: $0) != nil }
+        let others = penaltyFields.filter { $0 != index }
         let opponents = others.map { servingCount($0, at: now) }.max() ?? 0
         guard servingCount(index, at: now) > opponents else { continue }
         let played = played(clock, at: now)
@@ -334,7 +334,7 @@ extension Scoreboard {
   /// Reports each penalty added, started, ended (or back waiting or serving after a
   /// correction of the game clock or an undo) since the last look.
   mutating func reportPenalties(at now: Instant, events: inout [ScoreboardEvent]) {
-    for index in spec.fields.indices {
+    for index in penaltyFields {
       guard let list = penalties[index], !list.isEmpty, let format = penaltyFormat(of: index),
         let clock = penaltyClock(of: index)
       else { continue }
@@ -368,7 +368,7 @@ extension Scoreboard {
   /// Adds when penalties next change by themselves while their clock runs: the second a
   /// shown one's time changes, the end of each serving one.
   func appendPenaltyDeadlines(after now: Instant, to deadlines: inout [Instant]) {
-    for index in spec.fields.indices {
+    for index in penaltyFields {
       guard let list = penalties[index], !list.isEmpty, let format = penaltyFormat(of: index),
         let clock = penaltyClock(of: index), clocks[clock]?.isRunning == true
       else { continue }

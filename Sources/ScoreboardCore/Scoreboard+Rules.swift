@@ -9,17 +9,23 @@ extension Scoreboard {
   /// team-fouls field whose period advanced past the start of a period that sets it back
   /// goes back to its default; with set scoring, a point won turns the serve to its team
   /// and may win the set (the sets won count it, the points start again).
+  @inline(__always)  // as `index(of:)`
   func followingRules(_ changes: [Change]) -> [(field: Int, value: Int)] {
     var updates = setScoring(changes)
     for change in changes {
       guard case .value(let period, let from, let to) = change else { continue }
-      let name = spec.fields[period].name
-      for (index, field) in spec.fields.enumerated() {
-        guard let rules = field.teamFouls, rules.period == name,
-          rules.resets(periodFrom: from, to: to)
+      // The fields' rules are read where they are: a field copied out of the array (its
+      // names, its kind) costs more than the rest of a key's rules.
+      for index in spec.fields.indices {
+        guard let rules = spec.fields[index].teamFouls,
+          rules.period == spec.fields[period].name, rules.resets(periodFrom: from, to: to)
         else { continue }
         updates.append(
-          (index, rules.resetValue(periodFrom: from, to: to, defaultValue: field.defaultValue)))
+          (
+            index,
+            rules.resetValue(
+              periodFrom: from, to: to, defaultValue: spec.fields[index].defaultValue)
+          ))
       }
     }
     return updates

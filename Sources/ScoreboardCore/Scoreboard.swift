@@ -40,6 +40,9 @@ public struct Scoreboard: Sendable {
   public internal(set) var resetArmedAt: Instant?
   /// The committed changes `undo` can revert, most recent last.
   public internal(set) var undoHistory: UndoHistory
+  /// The indices of the penalties fields, in `spec.fields` order: the passes over
+  /// penalties that every key makes go through these alone (none, on most boards).
+  let penaltyFields: [Int]
 
   /// One field's value before and after a committed change.
   public enum Change: Hashable, Sendable {
@@ -67,9 +70,11 @@ public struct Scoreboard: Sendable {
     self.spec = spec
     values = spec.fields.map(\.defaultValue)
     clocks = spec.fields.map { field in field.clockFormat.map { ClockState(time: $0.startTime) } }
-    penalties = spec.fields.map { field in
+    let penalties: [[Penalty]?] = spec.fields.map { field in
       if case .penalties = field.kind { [] } else { nil }
     }
+    self.penalties = penalties
+    penaltyFields = penalties.indices.filter { penalties[$0] != nil }
     playedBase = spec.fields.map { _ in .zero }
     horns = spec.horns.map { _ in HornState() }
     brightness = min(max(spec.brightness, 0), Action.maximumBrightness)
@@ -101,6 +106,7 @@ public struct Scoreboard: Sendable {
   }
 
   /// The index of the field named `name`.
+  @inline(__always)  // called by a mutating method, a call copied the whole board first
   public func index(of name: String) -> Int? {
     spec.fields.indices.first { spec.fields[$0].name == name }
   }
@@ -687,6 +693,7 @@ public struct Scoreboard: Sendable {
   }
 
   /// `value` moved by `amount`: numbers clamped to their limits, list indices wrapped.
+  @inline(__always)  // as `index(of:)`
   private func stepped(_ index: Int, from value: Int, by amount: Int) -> Int {
     switch spec.fields[index].kind {
     case .number(let format):
@@ -699,6 +706,7 @@ public struct Scoreboard: Sendable {
     }
   }
 
+  @inline(__always)  // as `index(of:)`
   func fieldIndex(_ name: String) throws(ScoreboardError) -> Int {
     guard let index = index(of: name) else {
       throw ScoreboardError.unknownField(name, known: spec.fields.map(\.name))
