@@ -2,7 +2,7 @@
 /// (`KEY_KP7`, `KEY_ENTER`, `shift+KEY_TAB`, `long+BTN_0`).
 ///
 /// A key is its code, so the names the kernel gives one code (`BTN_0` and `BTN_MISC`)
-/// are one key, and a key event is plain data: looking up its binding hashes a number.
+/// are one key, and a key event is plain data: looking up its binding compares numbers.
 public struct Key: Hashable, Sendable, CustomStringConvertible {
   /// The kernel's code of the key.
   public var code: KeyCode

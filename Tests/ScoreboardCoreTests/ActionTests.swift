@@ -1,4 +1,5 @@
 import ScoreboardCore
+import TestSupport
 import Testing
 
 @Suite struct ActionTests {
@@ -117,5 +118,55 @@ import Testing
     var unbound = press
     unbound.key = Key("KEY_KP2")!
     #expect(keymap.binding(for: unbound) == nil)
+  }
+
+  /// Every key a keymap binds finds its action, shifted and long ones apart, and no other
+  /// key finds any; also once the bindings have changed.
+  @Test(arguments: [0, 1, 2, 7, 40])
+  func aKeymapFindsEveryBoundKeyAndNoOther(count: Int) {
+    var random = SeededRandom(seed: UInt64(count))
+    func anyKey() -> Key {
+      Key(
+        KeyCode(rawValue: UInt16(random.next() % 800)), shift: random.next() % 2 == 0,
+        long: random.next() % 3 == 0)
+    }
+    var bindings: [Key: Action] = [:]
+    while bindings.count < count {
+      bindings[anyKey()] = .digit(Int(random.next() % 10))
+    }
+    var keymap = Keymap(name: "pad", bindings: bindings)
+    func expectLookups() {
+      for code in 0..<800 {
+        for (shift, long) in [(false, false), (true, false), (false, true), (true, true)] {
+          let key = Key(KeyCode(rawValue: UInt16(code)), shift: shift, long: long)
+          let press = KeyEvent(keypad: "pad", key: key, kind: .press, time: .zero)
+          let found = keymap.binding(for: press).map { keymap.bindings[$0] }
+          #expect(found?.key == (bindings[key] == nil ? nil : key), "\(key)")
+          #expect(found?.value == bindings[key], "\(key)")
+        }
+      }
+    }
+    expectLookups()
+    let added = anyKey()
+    bindings[added] = .commit
+    keymap.bindings[added] = .commit
+    if let removed = bindings.keys.first(where: { $0 != added }) {
+      bindings[removed] = nil
+      keymap.bindings[removed] = nil
+    }
+    expectLookups()
+  }
+
+  @Test func keymapsOfTheSameBindingsAreEqual() {
+    var one = Keymap(name: "pad", bindings: [:])
+    var other = Keymap(name: "pad", bindings: [:])
+    for code in 1...30 {
+      one.bindings[Key(KeyCode(rawValue: UInt16(code)))] = .digit(code % 10)
+      other.bindings[Key(KeyCode(rawValue: UInt16(31 - code)))] = .digit((31 - code) % 10)
+    }
+    #expect(one == other)
+    #expect(one.hashValue == other.hashValue)
+    other.bindings[Key(KeyCode(rawValue: 1))] = .commit
+    #expect(one != other)
   }
 }
