@@ -19,8 +19,14 @@ final class Devices {
     /// The cells of the display this driver shows (an S7S module shows 4 of them).
     let cells: Range<Int>
     let display: any SegmentDisplay
+    /// The display is a keypad too (a TM1638 board).
+    let isKeypad: Bool
     var shown: Frame?
     var watched: Watched?
+    /// The display was called since `watch()` last asked what it waits for.
+    var waitMayHaveChanged = true
+    /// The deadline of what it waited for then.
+    var waitDeadline: Instant?
     /// Whether the display was online after the last call to it.
     var wasOnline: Bool
 
@@ -28,6 +34,7 @@ final class Devices {
       self.configuration = configuration
       self.cells = cells
       self.display = display
+      isKeypad = display is any Keypad
       wasOnline = display.isOnline
     }
 
@@ -43,14 +50,20 @@ final class Devices {
   private final class Input {
     var configuration: KeypadConfiguration
     let keypad: any Keypad
+    /// The keypad is a display too (a TM1638 board): a call to either is a call to both.
+    let isDisplay: Bool
     var watched: Watched?
     var isClosed = false
+    /// As `Output`'s.
+    var waitMayHaveChanged = true
+    var waitDeadline: Instant?
     /// Whether the keypad was online (and not closed) after the last call to it.
     var wasOnline: Bool
 
     init(configuration: KeypadConfiguration, keypad: any Keypad) {
       self.configuration = configuration
       self.keypad = keypad
+      isDisplay = keypad is any SegmentDisplay
       wasOnline = keypad.isOnline
     }
 
@@ -241,12 +254,20 @@ final class Devices {
     // the next `watch()`, which wakes the loop at once if it is due.
     guard let earliestDeadline, now >= earliestDeadline else { return }
     for output in outputs {
+      // A deadline `watch()` kept that has come is asked for again by the next one, even
+      // when the display no longer waits for it: the loop never spins on a stale one.
+      if let deadline = output.waitDeadline, deadline <= now {
+        output.waitMayHaveChanged = true
+      }
       if let deadline = output.display.waitingFor.deadline, deadline <= now {
         output.display.service([], at: now)
         noteOnline(output)
       }
     }
     for input in inputs where !input.isClosed {
+      if let deadline = input.waitDeadline, deadline <= now {
+        input.waitMayHaveChanged = true
+      }
       if let deadline = input.keypad.waitingFor.deadline, deadline <= now {
         let events = input.keypad.service(at: now)
         noteOnline(input)
@@ -256,7 +277,8 @@ final class Devices {
   }
 
   /// Brings the loop's watches in line with what each device waits for, and returns the
-  /// earliest of their deadlines.
+  /// earliest of their deadlines. A device is asked again only once it has been called:
+  /// what it waits for changes by nothing else.
   func watch() -> Instant? {
     var earliest: Instant?
     func note(_ deadline: Instant?) {
@@ -265,25 +287,33 @@ final class Devices {
       }
     }
     for output in outputs {
-      let wait = output.display.waitingFor
-      output.watched = rewatch(output.watched, for: wait) {
-        { [unowned self] events in
-          output.display.service(events, at: self.clock.now())
-          self.noteOnline(output)
+      if output.waitMayHaveChanged {
+        output.waitMayHaveChanged = false
+        let wait = output.display.waitingFor
+        output.watched = rewatch(output.watched, for: wait) {
+          { [unowned self] events in
+            output.display.service(events, at: self.clock.now())
+            self.noteOnline(output)
+          }
         }
+        output.waitDeadline = wait.deadline
       }
-      note(wait.deadline)
+      note(output.waitDeadline)
     }
     for horn in horns {
       note(horn.output.deadline)
     }
     note(nextNoticeTurn)
     for input in inputs where !input.isClosed {
-      let wait = input.keypad.waitingFor
-      input.watched = rewatch(input.watched, for: wait) {
-        { [unowned self] _ in self.readKeys(from: input) }
+      if input.waitMayHaveChanged {
+        input.waitMayHaveChanged = false
+        let wait = input.keypad.waitingFor
+        input.watched = rewatch(input.watched, for: wait) {
+          { [unowned self] _ in self.readKeys(from: input) }
+        }
+        input.waitDeadline = wait.deadline
       }
-      note(wait.deadline)
+      note(input.waitDeadline)
     }
     earliestDeadline = earliest
     return earliest
@@ -335,8 +365,16 @@ final class Devices {
       }
   }
 
-  /// Notes whether `output`'s display, just called, went offline or came back.
+  /// Notes whether `output`'s display, just called, went offline or came back, and that
+  /// what it (and the keypad it is) waits for may have changed. Every call to a display
+  /// ends here.
   private func noteOnline(_ output: Output) {
+    output.waitMayHaveChanged = true
+    if output.isKeypad {
+      for input in inputs where input.keypad === output.display {
+        input.waitMayHaveChanged = true
+      }
+    }
     let isOnline = output.display.isOnline
     if isOnline != output.wasOnline {
       output.wasOnline = isOnline
@@ -344,8 +382,16 @@ final class Devices {
     }
   }
 
-  /// Notes whether `input`'s keypad, just called, went offline or came back.
+  /// Notes whether `input`'s keypad, just called, went offline or came back, and that
+  /// what it (and the display it is) waits for may have changed. Every call to a keypad
+  /// ends here.
   private func noteOnline(_ input: Input) {
+    input.waitMayHaveChanged = true
+    if input.isDisplay {
+      for output in outputs where output.display === input.keypad {
+        output.waitMayHaveChanged = true
+      }
+    }
     let isOnline = input.isOnline
     if isOnline != input.wasOnline {
       input.wasOnline = isOnline
