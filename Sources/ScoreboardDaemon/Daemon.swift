@@ -109,9 +109,12 @@ public final class Daemon {
       throw error
     }
     devices.onKeys = { [unowned self] events in
+      // One strong reference for the call: each use of an unowned one checks and takes
+      // its own.
+      let daemon = self
       // A key's release read alone (a keypad's usual second read) mostly does nothing.
-      guard events.contains(where: { self.logic.acts(on: $0) }) else { return }
-      self.carryOut(.keys(events))
+      guard events.contains(where: { daemon.logic.acts(on: $0) }) else { return }
+      daemon.carryOut(.keys(events))
     }
     adoptStore()
     devices.onTerminalHangUp = { [unowned self] in
