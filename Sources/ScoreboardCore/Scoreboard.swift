@@ -106,7 +106,7 @@ public struct Scoreboard: Sendable {
   }
 
   /// The index of the field named `name`.
-  @inline(__always)  // called by a mutating method, a call copied the whole board first
+  @inline(__always)  // from a mutating method, a call copied the whole board first
   public func index(of name: String) -> Int? {
     spec.fields.indices.first { spec.fields[$0].name == name }
   }
