@@ -214,7 +214,7 @@ final class Devices {
   }
 
   private func show(_ frame: Frame, on output: Output, at now: Instant) {
-    defer { noteOnline(output) }
+    defer { noteCalled(output) }
     do {
       try output.display.show(frame, at: now)
       output.shown = frame
@@ -261,7 +261,7 @@ final class Devices {
       }
       if let deadline = output.display.waitingFor.deadline, deadline <= now {
         output.display.service([], at: now)
-        noteOnline(output)
+        noteCalled(output)
       }
     }
     for input in inputs where !input.isClosed {
@@ -270,7 +270,7 @@ final class Devices {
       }
       if let deadline = input.keypad.waitingFor.deadline, deadline <= now {
         let events = input.keypad.service(at: now)
-        noteOnline(input)
+        noteCalled(input)
         deliver(events)
       }
     }
@@ -293,7 +293,7 @@ final class Devices {
         output.watched = rewatch(output.watched, for: wait) {
           { [unowned self] events in
             output.display.service(events, at: self.clock.now())
-            self.noteOnline(output)
+            self.noteCalled(output)
           }
         }
         output.waitDeadline = wait.deadline
@@ -365,10 +365,10 @@ final class Devices {
       }
   }
 
-  /// Notes whether `output`'s display, just called, went offline or came back, and that
-  /// what it (and the keypad it is) waits for may have changed. Every call to a display
-  /// ends here.
-  private func noteOnline(_ output: Output) {
+  /// Notes that `output`'s display was just called: what it (and the keypad it is) waits
+  /// for may have changed, and it may have gone offline or come back. Every call to a
+  /// display ends here.
+  private func noteCalled(_ output: Output) {
     output.waitMayHaveChanged = true
     if output.isKeypad {
       for input in inputs where input.keypad === output.display {
@@ -382,10 +382,9 @@ final class Devices {
     }
   }
 
-  /// Notes whether `input`'s keypad, just called, went offline or came back, and that
-  /// what it (and the display it is) waits for may have changed. Every call to a keypad
-  /// ends here.
-  private func noteOnline(_ input: Input) {
+  /// Notes that `input`'s keypad was just called, as `noteCalled(_:)` does a display's.
+  /// Every call to a keypad ends here.
+  private func noteCalled(_ input: Input) {
     input.waitMayHaveChanged = true
     if input.isDisplay {
       for output in outputs where output.display === input.keypad {
@@ -566,7 +565,7 @@ final class Devices {
 
   private func readKeys(from input: Input) {
     let keypad = input.keypad
-    defer { noteOnline(input) }
+    defer { noteCalled(input) }
     let events: [KeyEvent]
     do {
       events = try keypad.readEvents(at: clock.now())
