@@ -45,6 +45,21 @@ import Testing
       return text
     }
 
+    /// What the module showed, for a failed expectation: its readings in order, each
+    /// with its time in milliseconds since the first, and any bytes the datasheet does not
+    /// allow.
+    var account: String {
+      let start = readings.first?.time ?? 0
+      var text = "showing \"\(reading)\"; readings:"
+      for entry in readings {
+        text += " \"\(entry.text)\"@\(Int((entry.time - start) * 1000))ms"
+      }
+      if !emulator.violations.isEmpty {
+        text += "; violations: \(emulator.violations)"
+      }
+      return text
+    }
+
     /// Reads the line until the module shows `text`, for at most `timeout` seconds.
     @discardableResult
     func waitUntilShowing(_ text: String, timeout: Double = 10) -> Bool {
@@ -143,13 +158,13 @@ import Testing
   @Test func aClockCountsDownOnTheModuleToZeroAndTheHornSounds() throws {
     let board = try Board()
     let daemon = try board.start()
-    #expect(board.module.waitUntilShowing("10:00"), "\(board.module.reading)")
+    #expect(board.module.waitUntilShowing("10:00"), "\(board.module.account)")
     let watcher = try ControlClient(path: board.socket)
     #expect(watcher.request("watch") == "ok watching")
     let client = try ControlClient(path: board.socket)
     #expect(client.request("set game 0:03") == "ok game 3.0")
     #expect(watcher.readLine() == "event value game 3.0")
-    #expect(board.module.waitUntilShowing("  3.0"), "\(board.module.reading)")
+    #expect(board.module.waitUntilShowing("  3.0"), "\(board.module.account)")
 
     let sent = secondsNow()
     #expect(client.request("start") == "ok game 3.0 running")
@@ -177,7 +192,7 @@ import Testing
       #expect(offAfter >= 3.5, "the horn stopped \(offAfter) s after the start request")
     }
 
-    #expect(board.module.waitUntilShowing("  0.0"), "\(board.module.reading)")
+    #expect(board.module.waitUntilShowing("  0.0"), "\(board.module.account)")
     // The countdown, read off the wire: every reading from the start is a time in tenths,
     // each lower than the one before, from 3.0 down to 0.0.
     let countdown = board.module.readings.drop { $0.time < sent }.map(\.text)
@@ -209,7 +224,9 @@ import Testing
     #expect(client.request("start") == "ok game 10:00.0 running")
     let answered = secondsNow()
     // The clock runs while the daemon does ...
-    #expect(board.module.waitUntilShowing(" 9:58"), "\(board.module.reading)")
+    #expect(
+      board.module.waitUntilShowing(" 9:58"),
+      "\(board.module.account); daemon said: \(first.stderrText)")
     first.send(signal: SIGKILL)
     #expect(first.waitForExit() == 128 + SIGKILL)
 
@@ -249,7 +266,7 @@ import Testing
     let status = again.request("status") ?? ""
     #expect(status.contains("clocks=game:stopped"), "\(status)")
     #expect(status.contains("horns=main:off"), "the zero is long past: \(status)")
-    #expect(board.module.waitUntilShowing("  0.0"), "\(board.module.reading)")
+    #expect(board.module.waitUntilShowing("  0.0"), "\(board.module.account)")
     second.send(signal: SIGTERM)
     #expect(second.waitForExit() == 0)
     #expect(board.folder.readNewest("state")?.contains("clock game 0 stopped") == true)
