@@ -40,6 +40,9 @@ public struct Scoreboard: Sendable {
   public internal(set) var resetArmedAt: Instant?
   /// The committed changes `undo` can revert, most recent last.
   public internal(set) var undoHistory: UndoHistory
+  /// Empty storage for the next change's undo entry: the dropped entry's, which the undo
+  /// history gives back once full, so that a key's change allocates no entry of its own.
+  private var changeStorage: [Change] = []
   /// The indices of the penalties fields, in `spec.fields` order: the passes over
   /// penalties that every key makes go through these alone (none, on most boards).
   let penaltyFields: [Int]
@@ -596,11 +599,18 @@ public struct Scoreboard: Sendable {
   private mutating func change<Updates: Sequence<(field: Int, value: Int)>>(
     _ updates: Updates, at now: Instant, events: inout [ScoreboardEvent]
   ) {
-    var changes = assign(updates, events: &events)
-    changes += assign(followingRules(changes), events: &events)
+    // The entry is made in the storage the undo history gave back last time.
+    var changes: [Change] = []
+    swap(&changes, &changeStorage)
+    defer { swap(&changes, &changeStorage) }
+    assign(updates, events: &events, into: &changes)
+    let following = followingRules(changes)
+    assign(following, events: &events, into: &changes)
     changes += keepingSetsWon(changes)
     changes += penaltiesEndedByGoals(changes, at: now, events: &events)
-    remember(changes)
+    if !changes.isEmpty {
+      undoHistory.append(&changes)
+    }
   }
 
   /// Applies new values, reporting each field that changed; returns the changes.
@@ -608,6 +618,15 @@ public struct Scoreboard: Sendable {
     _ updates: Updates, events: inout [ScoreboardEvent]
   ) -> [Change] {
     var changes: [Change] = []
+    assign(updates, events: &events, into: &changes)
+    return changes
+  }
+
+  /// Applies new values, reporting each field that changed, and appends the changes to
+  /// `changes`.
+  mutating func assign<Updates: Sequence<(field: Int, value: Int)>>(
+    _ updates: Updates, events: inout [ScoreboardEvent], into changes: inout [Change]
+  ) {
     for update in updates where values[update.field] != update.value {
       let from = values[update.field]
       changes.append(.value(field: update.field, from: from, to: update.value))
@@ -615,13 +634,13 @@ public struct Scoreboard: Sendable {
       events.append(
         .valueChanged(field: spec.fields[update.field].name, from: from, to: update.value))
     }
-    return changes
   }
 
   /// Keeps `changes` as one entry for `undo`, unless there are none.
   mutating func remember(_ changes: [Change]) {
     guard !changes.isEmpty else { return }
-    undoHistory.append(changes)
+    var entry = changes
+    undoHistory.append(&entry)
   }
 
   /// Cancels an open edit session; with none open, reverts the last committed change.

@@ -24,12 +24,19 @@ public struct UndoHistory: Sendable {
   }
 
   /// Keeps `changes` as the newest entry, dropping the oldest when the history is full.
-  public mutating func append(_ changes: [Scoreboard.Change]) {
-    guard depth > 0 else { return }
+  /// `changes` is left empty: with the dropped entry's storage, once the history is full,
+  /// so that a caller that keeps it fills the next entry without allocating one.
+  public mutating func append(_ changes: inout [Scoreboard.Change]) {
+    guard depth > 0 else {
+      changes.removeAll(keepingCapacity: true)
+      return
+    }
     if next == slots.count {
       slots.append(changes)
+      changes = []
     } else {
-      slots[next] = changes
+      swap(&slots[next], &changes)
+      changes.removeAll(keepingCapacity: true)
     }
     next = (next + 1) % depth
     count = min(count + 1, depth)
