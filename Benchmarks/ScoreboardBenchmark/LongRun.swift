@@ -32,10 +32,15 @@ final class DrainingReader: @unchecked Sendable {
     precondition(created == 0, "pthread_create failed")
   }
 
-  /// Stops the thread; returns when each read that found bytes returned.
-  func stop() -> [Int64] {
-    var byte: UInt8 = 1
-    _ = write(stopPipe.write, &byte, 1)
+  /// How long the thread, asked to stop, still waits for the answer to the last key.
+  static let lastAnswerTimeout: Int64 = 1_000_000_000
+
+  /// Stops the thread once a read after `lastWrite` found bytes (the answer to the last
+  /// key, however late the machine makes it), or `lastAnswerTimeout` after the asking;
+  /// returns when each read that found bytes returned.
+  func stop(afterAnAnswerTo lastWrite: Int64) -> [Int64] {
+    var instant = lastWrite
+    _ = withUnsafeBytes(of: &instant) { write(stopPipe.write, $0.baseAddress, $0.count) }
     pthread_join(thread, nil)
     close(stopPipe.read)
     close(stopPipe.write)
@@ -47,13 +52,29 @@ final class DrainingReader: @unchecked Sendable {
       pollfd(fd: instance.master, events: Int16(POLLIN), revents: 0),
       pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0),
     ]
+    // Once asked to stop: the last key's write, and when to stop waiting for its answer.
+    var stopping: (lastWrite: Int64, deadline: Int64)?
     while true {
-      guard poll(&entries, 2, -1) > 0 else { continue }
+      var timeout: CInt = -1
+      if let stopping {
+        if let last = arrivals.last, last > stopping.lastWrite { return }
+        let remaining = stopping.deadline - MonotonicClock.now()
+        if remaining <= 0 { return }
+        timeout = CInt(remaining / 1_000_000) + 1
+      }
+      guard poll(&entries, 2, timeout) > 0 else { continue }
       let now = MonotonicClock.now()
       if entries[0].revents != 0, instance.drain() > 0 {
         arrivals.append(now)
       }
-      if entries[1].revents != 0 { return }
+      if entries[1].revents != 0, stopping == nil {
+        var lastWrite: Int64 = 0
+        _ = withUnsafeMutableBytes(of: &lastWrite) {
+          read(stopPipe.read, $0.baseAddress, $0.count)
+        }
+        stopping = (lastWrite, now + Self.lastAnswerTimeout)
+        entries[1].events = 0
+      }
     }
   }
 }
@@ -119,7 +140,7 @@ extension Scenarios {
       }
       MonotonicClock.sleep(until: next)
       let cpuAfter = instance.counters.allThreadsCPUNanoseconds
-      let arrivals = reader.stop()
+      let arrivals = reader.stop(afterAnAnswerTo: written.last ?? 0)
       try instance.waitUntilSettled()
       instance.stop()
       var samples: [Int64] = []
