@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,9 @@ struct sbm_client {
   // that nothing of an earlier connection (messages libmosquitto would send again after
   // reconnecting, such as an old state document) reaches the broker: the daemon
   // publishes its state anew on every connection. Only the worker replaces it, holding
-  // `mosq_lock`; other threads hold `mosq_lock` while they use it.
+  // `mosq_lock`; other threads hold `mosq_lock` while they use it, and so does the
+  // worker while connected without TLS: the socket is closed under it, never while the
+  // loop writes a publication to it (with TLS, the other threads only queue packets).
   struct mosquitto *mosq;
   pthread_mutex_t mosq_lock;
   // The options, kept to make each connection's client.
@@ -58,6 +61,8 @@ struct sbm_client {
   int will_qos;
   int will_retain;
   int event_fd;
+  // Wakes the worker from its poll: something waits to be written, or it is to stop.
+  int wake_fd;
   pthread_t thread;
   int started;
 
@@ -103,6 +108,9 @@ struct sbm_client {
   X(mosquitto_lib_version) \
   X(mosquitto_log_callback_set) \
   X(mosquitto_loop) \
+  X(mosquitto_loop_misc) \
+  X(mosquitto_loop_read) \
+  X(mosquitto_loop_write) \
   X(mosquitto_message_v5_callback_set) \
   X(mosquitto_new) \
   X(mosquitto_property_add_binary) \
@@ -114,12 +122,14 @@ struct sbm_client {
   X(mosquitto_property_read_string) \
   X(mosquitto_publish_v5) \
   X(mosquitto_reason_string) \
+  X(mosquitto_socket) \
   X(mosquitto_strerror) \
   X(mosquitto_subscribe_v5) \
   X(mosquitto_threaded_set) \
   X(mosquitto_tls_opts_set) \
   X(mosquitto_tls_set) \
   X(mosquitto_username_pw_set) \
+  X(mosquitto_want_write) \
   X(mosquitto_will_set_v5)
 
 static struct {
@@ -356,6 +366,7 @@ static void free_client(sbm_client *client) {
   free(client->will_topic);
   free(client->will_payload);
   if (client->event_fd >= 0) close(client->event_fd);
+  if (client->wake_fd >= 0) close(client->wake_fd);
   pthread_cond_destroy(&client->wake);
   pthread_cond_destroy(&client->drained);
   pthread_mutex_destroy(&client->lock);
@@ -375,7 +386,12 @@ static struct mosquitto *make_mosquitto(sbm_client *client, const char **error_t
   // Replies and states go out at once, not held back by Nagle's algorithm until the
   // broker acknowledges the packet before (some 40 ms on a quiet link).
   api.mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1);
-  api.mosquitto_threaded_set(mosq, true);
+  // Without TLS, a publication is written to the socket at once by the thread that
+  // publishes (the socket does not block; what does not fit waits for the worker), so
+  // the worker is not woken for it. OpenSSL's connection takes one thread at a time:
+  // with TLS the worker alone reads and writes, and a publication only queues (and
+  // wakes libmosquitto's loop on the worker through its socket pair).
+  api.mosquitto_threaded_set(mosq, client->tls != 0);
   api.mosquitto_connect_v5_callback_set(mosq, on_connect);
   api.mosquitto_disconnect_v5_callback_set(mosq, on_disconnect);
   api.mosquitto_message_v5_callback_set(mosq, on_message);
@@ -417,6 +433,7 @@ sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) 
     return NULL;
   }
   client->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  client->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   pthread_mutex_init(&client->lock, NULL);
   pthread_mutex_init(&client->mosq_lock, NULL);
   pthread_condattr_t attributes;
@@ -440,7 +457,7 @@ sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) 
   }
   client->will_qos = options->will_qos;
   client->will_retain = options->will_retain;
-  if (client->event_fd < 0) {
+  if (client->event_fd < 0 || client->wake_fd < 0) {
     int error = errno;
     *error_text = "cannot make an eventfd";
     free_client(client);
@@ -538,6 +555,96 @@ static void wait_for_room(sbm_client *client) {
   pthread_mutex_unlock(&client->lock);
 }
 
+// Wakes the worker from its poll.
+static void wake_worker(sbm_client *client) {
+  uint64_t one = 1;
+  ssize_t written;
+  do {
+    written = write(client->wake_fd, &one, sizeof one);
+  } while (written < 0 && errno == EINTR);
+}
+
+// One round of a connection without TLS: waits up to `wait_ms` for the broker, the
+// socket's room for what is left to write, or the eventfd; then reads, writes and
+// keeps the connection alive. libmosquitto's code, with errno in *error.
+static int run_round(sbm_client *client, int wait_ms, int *error) {
+  pthread_mutex_lock(&client->mosq_lock);
+  int sock = api.mosquitto_socket(client->mosq);
+  short events = POLLIN | (api.mosquitto_want_write(client->mosq) ? POLLOUT : 0);
+  pthread_mutex_unlock(&client->mosq_lock);
+  // Closed by libmosquitto: the DISCONNECT of sbm_client_stop went out.
+  *error = 0;
+  if (sock < 0) return MOSQ_ERR_NO_CONN;
+  struct pollfd watched[2] = {{.fd = sock, .events = events},
+                              {.fd = client->wake_fd, .events = POLLIN}};
+  int ready = poll(watched, 2, wait_ms);
+  if (ready < 0 && errno != EINTR) {
+    *error = errno;
+    return MOSQ_ERR_ERRNO;
+  }
+  if (ready > 0 && watched[1].revents) {
+    uint64_t count;
+    ssize_t got;
+    do {
+      got = read(client->wake_fd, &count, sizeof count);
+    } while (got < 0 && errno == EINTR);
+  }
+  int rc = MOSQ_ERR_SUCCESS;
+  pthread_mutex_lock(&client->mosq_lock);
+  errno = 0;
+  // The socket polled is still the client's: not closed since by a DISCONNECT that
+  // sbm_client_stop wrote.
+  if (ready > 0 && watched[0].revents & (POLLIN | POLLHUP | POLLERR) &&
+      api.mosquitto_socket(client->mosq) == sock)
+    rc = api.mosquitto_loop_read(client->mosq, 1);
+  if (!rc && api.mosquitto_socket(client->mosq) >= 0 && api.mosquitto_want_write(client->mosq))
+    rc = api.mosquitto_loop_write(client->mosq, 1);
+  if (!rc && api.mosquitto_socket(client->mosq) >= 0) rc = api.mosquitto_loop_misc(client->mosq);
+  *error = errno;
+  pthread_mutex_unlock(&client->mosq_lock);
+  return rc;
+}
+
+// How long the worker sleeps at most while connected: a fifth of the keep-alive, so
+// that libmosquitto sends its PINGREQ at most that late (the broker waits one and a
+// half keep-alives), and wakes no more often than that on a quiet connection.
+static int keepalive_check_ms(const sbm_client *client) {
+  int milliseconds = client->keepalive * 200;
+  return milliseconds < 1000 ? 1000 : milliseconds;
+}
+
+// Runs the connected client until the connection ends, or until a few rounds after
+// sbm_client_stop have written the DISCONNECT (and what was published before it).
+// Returns libmosquitto's code, with errno as it was after the failing call in *error.
+//
+// Without TLS, the worker reads what the broker sends and writes what the publishing
+// thread left; it is woken by its eventfd for that, never for a publication the
+// publishing thread wrote itself (libmosquitto's own loop watches the socket pair that
+// every publication writes a byte to, and would wake for each). With TLS it runs
+// libmosquitto's loop, which knows when the handshake lets it write.
+static int run_connection(sbm_client *client, int *error) {
+  int rc = MOSQ_ERR_SUCCESS;
+  int rounds_left = -1;
+  int quiet_ms = keepalive_check_ms(client);
+  while (rounds_left != 0) {
+    wait_for_room(client);
+    int wait_ms = rounds_left < 0 ? (client->tls ? 1000 : quiet_ms) : 100;
+    if (client->tls) {
+      errno = 0;
+      rc = api.mosquitto_loop(client->mosq, wait_ms, 1);
+      *error = errno;
+    } else {
+      rc = run_round(client, wait_ms, error);
+    }
+    if (rc) return rc;
+    pthread_mutex_lock(&client->lock);
+    if (client->stopping && rounds_left < 0) rounds_left = 5;
+    pthread_mutex_unlock(&client->lock);
+    if (rounds_left > 0) rounds_left--;
+  }
+  return rc;
+}
+
 static void *run_worker(void *argument) {
   sbm_client *client = argument;
   // Named for `top -H`. It keeps the loop's priority: a thread any nicer reads a burst
@@ -560,18 +667,7 @@ static void *run_worker(void *argument) {
     // Only this thread replaces `mosq`, so it uses it without `mosq_lock`.
     if (rc == MOSQ_ERR_SUCCESS) rc = connect_to_broker(client);
     int error = errno;
-    // After sbm_client_stop, a few more rounds write the DISCONNECT (and what was
-    // published before it); then the worker ends.
-    int rounds_left = -1;
-    while (rc == MOSQ_ERR_SUCCESS && rounds_left != 0) {
-      wait_for_room(client);
-      rc = api.mosquitto_loop(client->mosq, rounds_left < 0 ? 1000 : 100, 1);
-      error = errno;
-      pthread_mutex_lock(&client->lock);
-      if (client->stopping && rounds_left < 0) rounds_left = 5;
-      pthread_mutex_unlock(&client->lock);
-      if (rounds_left > 0) rounds_left--;
-    }
+    if (rc == MOSQ_ERR_SUCCESS) rc = run_connection(client, &error);
     const char *reason = attempt_error(client, rc, error);
     pthread_mutex_lock(&client->lock);
     if (client->stopping) break;
@@ -652,7 +748,9 @@ int sbm_client_subscribe(sbm_client *client, const char *topic, int qos,
   if (rc == MOSQ_ERR_SUCCESS && connected) {
     pthread_mutex_lock(&client->mosq_lock);
     rc = api.mosquitto_subscribe_v5(client->mosq, NULL, topic, qos, options, NULL);
+    int left = !rc && !client->tls && api.mosquitto_want_write(client->mosq);
     pthread_mutex_unlock(&client->mosq_lock);
+    if (left) wake_worker(client);
   }
   return rc;
 }
@@ -681,7 +779,11 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
   if (!rc)
     rc = api.mosquitto_publish_v5(client->mosq, NULL, topic, (int)payload_length, payload, qos,
                                   retain, properties);
+  // What was not written at once waits for the worker (with TLS, all of it; the
+  // socket pair wakes libmosquitto's loop for it).
+  int left = !rc && !client->tls && api.mosquitto_want_write(client->mosq);
   pthread_mutex_unlock(&client->mosq_lock);
+  if (left) wake_worker(client);
   api.mosquitto_property_free_all(&properties);
   return rc;
 }
@@ -710,6 +812,7 @@ void sbm_client_stop(sbm_client *client, int wait_milliseconds) {
   pthread_mutex_lock(&client->mosq_lock);
   api.mosquitto_disconnect_v5(client->mosq, MQTT_RC_DISCONNECT_WITH_WILL_MSG, NULL);
   pthread_mutex_unlock(&client->mosq_lock);
+  wake_worker(client);
   struct timespec until = time_after(CLOCK_REALTIME, wait_milliseconds);
   if (pthread_timedjoin_np(client->thread, NULL, &until) == 0) {
     free_client(client);

@@ -147,6 +147,41 @@ struct MQTTTests {
     #expect(try Self.waitForRetained(broker, Self.base + "/status") { $0 == "offline" } != nil)
   }
 
+  /// Without TLS the loop writes a publication to the socket itself: the network thread
+  /// is not woken for it (libmosquitto's own loop would be, by a byte on its socket pair
+  /// for each). At QoS 0 the broker answers nothing, so nothing wakes that thread while
+  /// the state is published again and again.
+  @Test func publishingDoesNotWakeTheNetworkThread() throws {
+    let broker = try MosquittoBroker(anonymous: false)
+    let folder = try TemporaryFolder()
+    let daemon = try Self.start(
+      Self.configuration(
+        in: folder, broker: broker.url, extra: "qos = 0\n" + (try Self.credentials(in: folder))),
+      in: folder)
+    #expect(try Self.waitForRetained(broker, Self.base + "/status") { $0 == "online" } != nil)
+    _ = try Self.waitForRetained(broker, Self.base + "/state") { _ in true }
+    let changes = 12
+    let states = try broker.subscribe(Self.base + "/state", count: changes + 1, timeout: 20)
+    #expect(states.waitForLine { _ in true } != nil)
+    func networkThread() -> ProcessThreads.Thread? {
+      ProcessThreads.of(daemon.pid).first { $0.name == "sbd-mqtt" }
+    }
+    let before = try #require(networkThread())
+    let control = try ControlClient(path: folder.path(of: "control"))
+    for value in 1...changes {
+      #expect(control.request("set home \(value)") == "ok home \(value)")
+      // Each change is published on its own, and reaches a subscriber.
+      let published = states.waitForLine { _ in true }
+      #expect(published?.contains("\"home\":{\"shown\":\"\(value)\",\"value\":\(value)}") == true)
+    }
+    let after = try #require(networkThread())
+    // One wakeup for the keep-alive check may fall in the run.
+    #expect(
+      after.voluntarySwitches - before.voluntarySwitches <= 2,
+      "the network thread was woken \(after.voluntarySwitches - before.voluntarySwitches) times for \(changes) publications"
+    )
+  }
+
   @Test func stopsCleanlyWithOfflineStatus() throws {
     let broker = try MosquittoBroker()
     let folder = try TemporaryFolder()
@@ -215,6 +250,15 @@ struct MQTTTests {
     #expect(
       good.waitForStderr { $0.contains("MQTT: connected to \(broker.tlsURL)") },
       "\(good.stderrText)")
+    // Over TLS the network thread writes what the loop publishes.
+    let control = try ControlClient(path: folder.path(of: "control"))
+    for value in 1...3 {
+      #expect(control.request("set home \(value)") == "ok home \(value)")
+      #expect(
+        try Self.waitForRetained(broker, Self.base + "/state") {
+          $0.contains("\"home\":{\"shown\":\"\(value)\",\"value\":\(value)}")
+        } != nil)
+    }
     good.send(signal: SIGTERM)
     #expect(good.waitForExit() == 0)
 

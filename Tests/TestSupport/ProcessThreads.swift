@@ -1,13 +1,16 @@
 @preconcurrency import Glibc
 
-/// The threads of a process as `/proc/PID/task` lists them: each one's name and nice
-/// value.
+/// The threads of a process as `/proc/PID/task` lists them: each one's name, nice
+/// value and how often it went to sleep.
 public enum ProcessThreads {
-  /// A thread's id, name (`comm`) and nice value (field 19 of its `stat`).
+  /// A thread's id, name (`comm`), nice value (field 19 of its `stat`) and voluntary
+  /// context switches (`voluntary_ctxt_switches` of its `status`: each time it waited,
+  /// and so each time it was woken again).
   public struct Thread: Hashable, Sendable {
     public var id: Int
     public var name: String
     public var nice: Int
+    public var voluntarySwitches: Int
   }
 
   /// The threads of `pid` (this process by default) now.
@@ -27,16 +30,24 @@ public enum ProcessThreads {
       let fields = stat[stat.index(after: end)...].split(separator: " ")
       guard fields.count > 16, let nice = Int(fields[16]) else { continue }
       let name = read("/proc/\(pid)/task/\(id)/comm") ?? ""
-      threads.append(Thread(id: number, name: String(name.prefix { $0 != "\n" }), nice: nice))
+      let status = read("/proc/\(pid)/task/\(id)/status", bytes: 4096) ?? ""
+      let switches = status.split(separator: "\n").first {
+        $0.hasPrefix("voluntary_ctxt_switches:")
+      }
+      .flatMap { Int($0.split(separator: "\t").last ?? "") }
+      threads.append(
+        Thread(
+          id: number, name: String(name.prefix { $0 != "\n" }), nice: nice,
+          voluntarySwitches: switches ?? 0))
     }
     return threads
   }
 
-  private static func read(_ path: String) -> String? {
+  private static func read(_ path: String, bytes: Int = 1024) -> String? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
-    var buffer = [UInt8](repeating: 0, count: 1024)
+    var buffer = [UInt8](repeating: 0, count: bytes)
     let count = Glibc.read(descriptor, &buffer, buffer.count)
     guard count > 0 else { return nil }
     return String(decoding: buffer[..<count], as: UTF8.self)

@@ -3,9 +3,11 @@
 
 // An MQTT client on a thread of its own. libmosquitto resolves the broker's name and
 // connects on the calling thread, which can take seconds; here a worker thread does
-// that and runs libmosquitto's network loop, and the daemon's poll loop only watches an
-// eventfd, takes the client's events from a locked queue and publishes (libmosquitto's
-// publish is thread-safe in threaded mode and never waits for the network).
+// that and reads from the broker, and the daemon's poll loop only watches an eventfd,
+// takes the client's events from a locked queue and publishes. Publishing never waits
+// for the network: without TLS it writes the packet to the (non-blocking) socket on
+// the calling thread, leaving what does not fit to the worker; with TLS it queues the
+// packet for the worker.
 //
 // The worker connects, runs until the connection ends, waits (1 s, doubling to 60 s,
 // back to 1 s after a connection the broker accepted) and connects again, resolving
