@@ -15,12 +15,7 @@ extension HT16K33DisplayOptions {
     if colon != nil, segments == 14 {
       reader.report("applies only to seven-segment backpacks (segments = 7)", key: "colon")
     }
-    var reinitializeInterval: Duration? = .seconds(60)
-    if let interval = reader.duration(
-      "reinit-interval", in: .seconds(1)...(.seconds(3600)), zeroMeansNever: true)
-    {
-      reinitializeInterval = interval == .zero ? nil : interval
-    }
+    let reinitializeInterval = reader.reinitInterval()
     guard let bus, let addresses else { return nil }
     return Self(
       bus: bus, addresses: addresses, backpack: segments == 14 ? .alphanumeric : .sevenSegment,

@@ -13,12 +13,7 @@ extension MAX7219DisplayOptions {
     let load = reader.gpioLine("load")
     let givenChips = reader.integer("chips", in: 1...maximumChips)
     let digitOrder: DigitOrder? = reader.choice("digit-order")
-    var reinitializeInterval: Duration? = .seconds(60)
-    if let interval = reader.duration(
-      "reinit-interval", in: .seconds(1)...(.seconds(3600)), zeroMeansNever: true)
-    {
-      reinitializeInterval = interval == .zero ? nil : interval
-    }
+    let reinitializeInterval = reader.reinitInterval()
     let digits = reader.displayDigits()
     guard let data, let clock, let load, let digits else { return nil }
     let neededChips = (digits + digitsPerChip - 1) / digitsPerChip

@@ -2,7 +2,7 @@ import ScoreboardSettings
 
 extension S7SDisplayOptions {
   /// The keys of an s7s display.
-  static let keys = ["port"] + SerialSettings.keys
+  static let keys = ["port"] + SerialSettings.keys + ["reinit-interval"]
 
   /// The baud rates both the S7S (its baud rate command) and Linux can set.
   static let baudRates = [2400, 4800, 9600, 19200, 38400, 57600, 115_200, 500_000, 1_000_000]
@@ -16,6 +16,7 @@ extension S7SDisplayOptions {
     let line = SerialSettings.parse(
       &reader, baudRates: baudRates,
       expectedBaudRate: "a baud rate both the S7S and Linux support: ")
+    let reinitializeInterval = reader.reinitInterval()
     let fixedLine = SerialSettings(baudRate: line.baudRate)
     let settings: [(key: String, matches: Bool, expected: String)] = [
       ("data-bits", line.dataBits == fixedLine.dataBits, "\(fixedLine.dataBits)"),
@@ -29,6 +30,6 @@ extension S7SDisplayOptions {
           + "found \(Listing.found(reader.entry(setting.key)?.value ?? ""))", key: setting.key)
     }
     guard let ports else { return nil }
-    return Self(ports: ports, line: line)
+    return Self(ports: ports, line: line, reinitializeInterval: reinitializeInterval)
   }
 }

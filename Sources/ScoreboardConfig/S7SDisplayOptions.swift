@@ -11,10 +11,18 @@ public struct S7SDisplayOptions: Hashable, Sendable {
   public var ports: [String]
   /// The serial line of every module (`baud` and the other line keys).
   public var line: SerialSettings
+  /// How often every digit and point is sent again although nothing failed
+  /// (`reinit-interval`), for a module that lost power and came back blank; nil for
+  /// never.
+  public var reinitializeInterval: Duration?
 
   /// Creates S7S display options.
-  public init(ports: [String], line: SerialSettings = SerialSettings()) {
+  public init(
+    ports: [String], line: SerialSettings = SerialSettings(),
+    reinitializeInterval: Duration? = .seconds(60)
+  ) {
     self.ports = ports
     self.line = line
+    self.reinitializeInterval = reinitializeInterval
   }
 }

@@ -2,7 +2,8 @@ import ScoreboardSettings
 
 extension SerialFrameDisplayOptions {
   /// The keys of a serial-frame display.
-  static let keys = ["port"] + SerialSettings.keys + ["address", "ack"] + acknowledgementKeys
+  static let keys =
+    ["port"] + SerialSettings.keys + ["address", "ack"] + acknowledgementKeys + ["reinit-interval"]
 
   /// The keys that tune acknowledgements, which need `ack = yes`.
   private static let acknowledgementKeys = ["ack-timeout", "retries"]
@@ -15,6 +16,7 @@ extension SerialFrameDisplayOptions {
     let acknowledges = reader.boolean("ack")
     let timeout = reader.duration("ack-timeout", in: .milliseconds(10)...(.seconds(5)))
     let retries = reader.integer("retries", in: 0...10)
+    let reinitializeInterval = reader.reinitInterval()
     if reader.entry("ack") == nil || acknowledges == false {
       for key in acknowledgementKeys where reader.entry(key) != nil {
         reader.report(
@@ -27,6 +29,8 @@ extension SerialFrameDisplayOptions {
       acknowledges == true
       ? AcknowledgementOptions(
         timeout: timeout ?? defaults.timeout, retries: retries ?? defaults.retries) : nil
-    return Self(port: port, line: line, address: address ?? 0, acknowledgement: acknowledgement)
+    return Self(
+      port: port, line: line, address: address ?? 0, acknowledgement: acknowledgement,
+      reinitializeInterval: reinitializeInterval)
   }
 }

@@ -11,15 +11,19 @@ public struct SerialFrameDisplayOptions: Hashable, Sendable {
   public var address: Int
   /// How acknowledgements are awaited (`ack = yes`); nil sends frames without waiting.
   public var acknowledgement: AcknowledgementOptions?
+  /// How often the frame is sent again although nothing failed (`reinit-interval`), for
+  /// a board that lost power and came back blank; nil for never.
+  public var reinitializeInterval: Duration?
 
   /// Creates serial frame display options.
   public init(
     port: String, line: SerialSettings = SerialSettings(), address: Int = 0,
-    acknowledgement: AcknowledgementOptions? = nil
+    acknowledgement: AcknowledgementOptions? = nil, reinitializeInterval: Duration? = .seconds(60)
   ) {
     self.port = port
     self.line = line
     self.address = address
     self.acknowledgement = acknowledgement
+    self.reinitializeInterval = reinitializeInterval
   }
 }

@@ -3,7 +3,7 @@ import ScoreboardSettings
 
 extension SerialTextDisplayOptions {
   /// The keys of a serial-text display.
-  static let keys = ["port"] + SerialSettings.keys + ["template"]
+  static let keys = ["port"] + SerialSettings.keys + ["template", "reinit-interval"]
 
   /// Reads the keys of a serial-text display; nil when the port or the template is wrong.
   ///
@@ -11,6 +11,7 @@ extension SerialTextDisplayOptions {
   static func parse(_ reader: inout SectionReader) -> Self? {
     let port = reader.serialPort("port")
     let line = SerialSettings.parse(&reader)
+    let reinitializeInterval = reader.reinitInterval()
     var template: TextTemplate?
     if let text = reader.text("template", expected: "a template such as {home}-{away}\\r\\n") {
       do throws(TemplateSyntaxError) {
@@ -20,6 +21,7 @@ extension SerialTextDisplayOptions {
       }
     }
     guard let port, let template else { return nil }
-    return Self(port: port, line: line, template: template)
+    return Self(
+      port: port, line: line, template: template, reinitializeInterval: reinitializeInterval)
   }
 }

@@ -223,7 +223,9 @@ public final class Daemon {
       web.serve(at: now)
     }
     updateStatus(at: now)
-    reporter.pingWatchdogIfDue(at: now)
+    if reporter.pingWatchdogIfDue(at: now) {
+      devices.refreshDue(at: now)
+    }
   }
 
   /// When the loop next has something due: the board's deadline, a device's, the state

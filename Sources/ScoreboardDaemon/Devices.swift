@@ -242,6 +242,15 @@ final class Devices {
     }
   }
 
+  /// Lets each display send again all it shows if its periodic refresh is due: on a
+  /// wakeup that comes anyway, so that the refresh of an idle board wakes nothing.
+  func refreshDue(at now: Instant) {
+    for output in outputs {
+      output.display.refreshIfDue(at: now)
+      noteCalled(output)
+    }
+  }
+
   /// Lets displays and keypads whose deadline has come go on with their work.
   func serviceDue(at now: Instant) {
     for horn in horns {

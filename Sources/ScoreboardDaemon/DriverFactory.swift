@@ -31,7 +31,8 @@ enum DriverFactory {
       return options.ports.enumerated().map { module, port in
         let driver = SerialDisplay(
           name: display.name, path: port, settings: options.line,
-          encoder: SparkFunSerial7Segment(), logger: logger, clock: clock, at: now)
+          encoder: SparkFunSerial7Segment(), logger: logger, clock: clock,
+          reinitializeInterval: options.reinitializeInterval, at: now)
         return ((module * 4)..<(module * 4 + 4), driver)
       }
     case .serialFrame(let options):
@@ -42,13 +43,14 @@ enum DriverFactory {
         address: UInt8(options.address), acknowledgement: acknowledgement)
       let driver = SerialDisplay(
         name: display.name, path: options.port, settings: options.line,
-        encoder: encoder, logger: logger, clock: clock, at: now)
+        encoder: encoder, logger: logger, clock: clock,
+        reinitializeInterval: options.reinitializeInterval, at: now)
       return [(whole, driver)]
     case .serialText(let options):
       let driver = SerialDisplay(
         name: display.name, path: options.port, settings: options.line,
         encoder: TextLineProtocol(template: options.template), logger: logger,
-        clock: clock, at: now)
+        clock: clock, reinitializeInterval: options.reinitializeInterval, at: now)
       return [(whole, driver)]
     case .tm1637(let options):
       let encoder = TM1637Protocol(

@@ -93,15 +93,16 @@ final class StatusReporter {
     send(["STOPPING=1"])
   }
 
-  /// WATCHDOG=1 when a ping is due, at half of the watchdog's interval.
-  func pingWatchdogIfDue(at now: Instant) {
+  /// WATCHDOG=1 when a ping is due, at half of the watchdog's interval; whether it was.
+  func pingWatchdogIfDue(at now: Instant) -> Bool {
     guard let due = nextWatchdogPing, now >= due, let interval = notifier.watchdogInterval else {
-      return
+      return false
     }
     if let error = notifier.watchdog() {
       logger.log(.warning, throttle: "sd_notify", "systemd notification: \(error)")
     }
     nextWatchdogPing = now + .nanoseconds(interval / 2)
+    return true
   }
 
   private func send(_ assignments: [String]) {

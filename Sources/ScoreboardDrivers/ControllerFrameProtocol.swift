@@ -49,6 +49,11 @@ public struct ControllerFrameProtocol: SerialProtocol {
     return bytes
   }
 
+  /// The complete frame for `frame`: a board keeps nothing across a power cut.
+  public mutating func refresh(showing frame: Frame) -> [UInt8] {
+    initialize(showing: frame)
+  }
+
   /// The complete frame for `frame` when it differs from the last one sent; empty
   /// otherwise.
   public mutating func update(to frame: Frame, appendingTo bytes: inout [UInt8]) {

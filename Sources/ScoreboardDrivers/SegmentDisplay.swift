@@ -25,6 +25,11 @@ public protocol SegmentDisplay: AnyObject {
   /// its deadline has come (then `events` is empty).
   func service(_ events: PollLoop.Events, at now: Instant)
 
+  /// Sends again all the display shows, if its periodic refresh for a device that lost
+  /// power by itself is due. Called on wakeups the daemon makes anyway (the watchdog's);
+  /// displays that set their devices up again on a timer of their own do nothing.
+  func refreshIfDue(at now: Instant)
+
   /// Whether the display's device is reachable now.
   var isOnline: Bool { get }
 
@@ -41,6 +46,8 @@ extension SegmentDisplay {
   public var waitingFor: DeviceWait { .nothing }
 
   public func service(_ events: PollLoop.Events, at now: Instant) {}
+
+  public func refreshIfDue(at now: Instant) {}
 
   public var isOnline: Bool { true }
 

@@ -10,7 +10,10 @@ import ScoreboardSettings
 /// frames that come faster than the baud rate are coalesced and the device always gets
 /// the latest one. When the port fails or hangs up the display goes offline, is logged
 /// once, and is reopened with a bounded back-off; a device that comes back is fully
-/// re-initialised. The descriptor is owned by the display.
+/// re-initialised. A device that loses power by itself, its port still open, cannot be
+/// told from one that works: every `reinitializeInterval` all it shows is sent again
+/// (`SerialProtocol.refresh`), with the next frame or at `refreshIfDue`, never on a
+/// wakeup of its own. The descriptor is owned by the display.
 public final class SerialDisplay: SegmentDisplay {
   public let name: String
   /// The port's path, as configured (a by-id link is reopened through the link).
@@ -33,6 +36,12 @@ public final class SerialDisplay: SegmentDisplay {
   private var awaitingAnswer: AwaitedAnswer?
   private var received: [UInt8] = []
   private var outage: Outage?
+  /// How often all the device shows is sent again although nothing failed, in
+  /// nanoseconds (a frame's check needs no 128-bit division of a `Duration`); nil for
+  /// never.
+  private let reinitializeNanoseconds: Int64?
+  /// When the device was last sent all it shows: initialised or refreshed.
+  private var sentWholeAt = Instant.zero
 
   /// Bytes sent that the device must acknowledge.
   private struct AwaitedAnswer {
@@ -63,12 +72,15 @@ public final class SerialDisplay: SegmentDisplay {
   private let clock: any TimeSource
 
   /// Opens the port at once; a port that cannot be opened yet is logged and retried.
-  /// `clock` times the final frame's write when the daemon stops.
+  /// `clock` times the final frame's write when the daemon stops; every
+  /// `reinitializeInterval` (nil: never) all the device shows is sent again.
   public init(
     name: String, path: String, settings: SerialSettings, encoder: any SerialProtocol,
-    logger: Logger, clock: any TimeSource = KernelTimeSource(), at now: Instant
+    logger: Logger, clock: any TimeSource = KernelTimeSource(),
+    reinitializeInterval: Duration? = nil, at now: Instant
   ) {
     self.clock = clock
+    reinitializeNanoseconds = reinitializeInterval?.nanoseconds
     self.name = name
     self.path = path
     self.settings = settings
@@ -83,6 +95,22 @@ public final class SerialDisplay: SegmentDisplay {
     wanted = frame
     hasNewFrame = true
     pump(at: now)
+  }
+
+  /// Sends all the device shows again if `reinitializeInterval` has passed since it was
+  /// last sent whole; a frame waiting for the wire takes the refresh along instead. The
+  /// daemon calls it on wakeups it makes anyway (the watchdog's), so that an idle board
+  /// is refreshed without a wakeup of its own.
+  public func refreshIfDue(at now: Instant) {
+    guard outage == nil, wanted != nil, !hasNewFrame, refreshIsDue(at: now) else { return }
+    hasNewFrame = true
+    pump(at: now)
+  }
+
+  /// Whether the next frame sent is to carry all the device shows.
+  private func refreshIsDue(at now: Instant) -> Bool {
+    guard let reinitializeNanoseconds else { return false }
+    return now >= sentWholeAt.advanced(byNanoseconds: reinitializeNanoseconds)
   }
 
   public var waitingFor: DeviceWait {
@@ -183,6 +211,10 @@ public final class SerialDisplay: SegmentDisplay {
     // `pending` is empty here: the frame's bytes go into its buffer, kept from the last.
     if needsInitialization {
       pending = encoder.initialize(showing: wanted)
+      sentWholeAt = now
+    } else if refreshIsDue(at: now) {
+      pending = encoder.refresh(showing: wanted)
+      sentWholeAt = now
     } else {
       encoder.update(to: wanted, appendingTo: &pending)
     }

@@ -15,6 +15,12 @@ public protocol SerialProtocol: Sendable {
   /// frame costs no new array.
   mutating func update(to frame: Frame, appendingTo bytes: inout [UInt8])
 
+  /// Bytes that make a device that may have lost what it showed (its power cut and back,
+  /// the port never closed) show `frame`: everything it shows, sent again as to a blank
+  /// device, but nothing the device keeps by itself across a power cut, such as a
+  /// setting its firmware writes to EEPROM.
+  mutating func refresh(showing frame: Frame) -> [UInt8]
+
   /// How the device acknowledges what it receives; nil when it never answers.
   var acknowledgement: Acknowledgement? { get }
 }

@@ -64,6 +64,26 @@ public struct SparkFunSerial7Segment: SerialProtocol {
     return bytes
   }
 
+  /// Every digit, the decimal points and the colon, without the clear (the digits are
+  /// written in place). The brightness only if it changed: the firmware keeps it in
+  /// EEPROM, and writes it there on every brightness command. Initialises the module if
+  /// it was never initialised.
+  public mutating func refresh(showing frame: Frame) -> [UInt8] {
+    guard let shown else { return initialize(showing: frame) }
+    let target = Self.shown(for: frame, keepingBrightness: shown.brightness)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(2 * (Self.digitCount + 2))
+    if target.brightness != shown.brightness {
+      bytes += [Command.brightness, target.brightness]
+    }
+    for digit in target.digits.indices {
+      bytes += [Command.firstDigitSegments + UInt8(digit), target.digits[digit]]
+    }
+    bytes += [Command.points, target.points]
+    self.shown = target
+    return bytes
+  }
+
   /// The commands for what differs from what the module shows: brightness, digits in
   /// order, decimal points and colon. While the frame is blank, brightness changes wait
   /// until the display shows again. Initialises the module if it was never initialised.

@@ -25,6 +25,11 @@ public struct TextLineProtocol: SerialProtocol {
     return bytes
   }
 
+  /// The text for `frame`, whatever was sent before.
+  public mutating func refresh(showing frame: Frame) -> [UInt8] {
+    initialize(showing: frame)
+  }
+
   /// The text for `frame` when it differs from the last text sent; empty otherwise.
   public mutating func update(to frame: Frame, appendingTo bytes: inout [UInt8]) {
     let line = template.render(frame)

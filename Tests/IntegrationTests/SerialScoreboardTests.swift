@@ -45,6 +45,13 @@ import Testing
       unlink(link)
     }
 
+    /// The module's own power cut and back, its port never closed: it starts again with
+    /// every segment and point lit, and the daemon cannot tell.
+    func losePower() {
+      emulator = SerialSevenSegmentEmulator()
+      clears = 0
+    }
+
     /// What the module shows, as text.
     var shows: String {
       let cells = emulator.digits.map { glyph -> Segments in
@@ -80,7 +87,7 @@ import Testing
   }
 
   static func configuration(
-    port: String, keypad: String, onStop: String = "keep"
+    port: String, keypad: String, onStop: String = "keep", displayKeys: String = ""
   ) -> String {
     """
     [scoreboard]
@@ -92,6 +99,7 @@ import Testing
     port = \(port)
     baud = 9600
     on-stop = \(onStop)
+    \(displayKeys)
 
     [field home]
     position = 1
@@ -118,16 +126,20 @@ import Testing
     """
   }
 
-  static func start(onStop: String = "keep") throws -> (
-    DaemonProcess, SerialModule, PseudoTerminal
-  ) {
-    let folder = try TemporaryFolder()
+  static func start(
+    onStop: String = "keep", displayKeys: String = "", in folder: TemporaryFolder? = nil,
+    environment: [String: String] = [:]
+  ) throws -> (DaemonProcess, SerialModule, PseudoTerminal) {
+    let folder = try folder ?? TemporaryFolder()
     let module = try SerialModule(in: folder)
     let keypad = try PseudoTerminal.open()
     let path = try folder.write(
       "serial.conf",
-      configuration(port: module.link, keypad: keypad.slavePath, onStop: onStop))
-    return (try DaemonProcess(arguments: ["--config", path], folder: folder), module, keypad)
+      configuration(
+        port: module.link, keypad: keypad.slavePath, onStop: onStop, displayKeys: displayKeys))
+    let daemon = try DaemonProcess(
+      arguments: ["--config", path], environment: environment, folder: folder)
+    return (daemon, module, keypad)
   }
 
   @Test func keysInDecodedDigitsOut() throws {
@@ -168,6 +180,31 @@ import Testing
     #expect(module.emulator.brightness == 53)
     #expect(daemon.waitForStderr { $0.contains("is back; re-initialising") })
     print("serial re-initialisation \(Int(recovery * 1000)) ms after the port came back")
+
+    daemon.send(signal: SIGTERM)
+    #expect(daemon.waitForExit() == 0)
+  }
+
+  /// A module whose power was cut while its port stayed open shows the board again
+  /// within `reinit-interval`, although nothing on the board changed: the refresh rides
+  /// on the watchdog's wakeups, as under systemd.
+  @Test func aModuleThatLostPowerShowsTheBoardAgainWithoutAChange() throws {
+    let folder = try TemporaryFolder()
+    let receiver = try NotifyReceiver(folder: folder.path)
+    let (daemon, module, keypad) = try Self.start(
+      displayKeys: "reinit-interval = 1s", in: folder,
+      environment: ["NOTIFY_SOCKET": receiver.path, "WATCHDOG_USEC": "200000"])
+    #expect(receiver.waitFor("READY=1") != nil, "\(daemon.stderrText)")
+    #expect(module.waitUntilShowing(" 000"))
+    try keypad.master.writeAll("hh")
+    #expect(module.waitUntilShowing(" 200"))
+
+    module.losePower()
+    #expect(module.shows != " 200")
+    #expect(module.waitUntilShowing(" 200", timeout: 5), "sent again, the board unchanged")
+    #expect(module.clears == 0, "written in place, without a clear")
+    #expect(module.emulator.brightnessCommands == 0, "no EEPROM write")
+    #expect(module.emulator.violations.isEmpty)
 
     daemon.send(signal: SIGTERM)
     #expect(daemon.waitForExit() == 0)

@@ -225,6 +225,11 @@ import Testing
       "demo.conf:4: [display main] digits: an s7s display has 4 digits per port: 2 ports make 8 digits, found 6"
     ),
     .display(
+      "s7s reinit interval without a unit",
+      "driver = s7s\nport = /dev/serial0\nreinit-interval = 30\n",
+      "demo.conf:4: [display main] reinit-interval: expected 0 (never) or a duration from 1s to 60min, found \"30\"; add a unit: ms, s or min"
+    ),
+    .display(
       "s7s digits of one module", "driver = s7s\nport = /dev/serial0\ndigits = 8\n",
       "demo.conf:4: [display main] digits: an s7s display has 4 digits per port: 1 port makes 4 digits, found 8"
     ),

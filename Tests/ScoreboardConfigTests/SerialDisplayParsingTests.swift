@@ -81,6 +81,7 @@ import Testing
       stop-bits = 1
       flow-control = none
       on-stop = blank
+      reinit-interval = 0
       """
     let configuration = try Configuration.parse(
       text + "\n" + Self.fieldSections, path: "serial.conf")
@@ -93,7 +94,7 @@ import Testing
             driver: .s7s(
               S7SDisplayOptions(
                 ports: ["/dev/ttyAMA0", "/dev/ttyAMA1"],
-                line: SerialSettings(baudRate: 115_200))),
+                line: SerialSettings(baudRate: 115_200), reinitializeInterval: nil)),
             onStop: .blank)
         ]))
   }
@@ -137,6 +138,7 @@ import Testing
       ack-timeout = 5s
       retries = 0
       on-stop = keep
+      reinit-interval = 5s
       """
     let configuration = try Configuration.parse(
       text + "\n" + Self.fieldSections, path: "serial.conf")
@@ -145,7 +147,8 @@ import Testing
       port: "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0",
       line: SerialSettings(
         baudRate: 1_000_000, dataBits: 7, parity: .even, stopBits: 2, flowControl: .rtsCts),
-      address: 254, acknowledgement: AcknowledgementOptions(timeout: .seconds(5), retries: 0))
+      address: 254, acknowledgement: AcknowledgementOptions(timeout: .seconds(5), retries: 0),
+      reinitializeInterval: .seconds(5))
     #expect(
       configuration
         == Self.expected([
@@ -179,6 +182,7 @@ import Testing
       baud = 19200
       parity = odd
       template = \x02{home}:{away} {{{brightness}}}\r\n
+      reinit-interval = 10min
       """#
     let configuration = try Configuration.parse(
       text + "\n" + Self.fieldSections, path: "serial.conf")
@@ -195,7 +199,7 @@ import Testing
             driver: .serialText(
               SerialTextDisplayOptions(
                 port: "/dev/ttyACM0", line: SerialSettings(baudRate: 19200, parity: .odd),
-                template: template)))
+                template: template, reinitializeInterval: .seconds(600))))
         ]))
   }
 

@@ -122,6 +122,57 @@ import Testing
     display.shutdown(showing: nil)
   }
 
+  /// A module whose power was cut while its port stayed open cannot be told from one
+  /// that works: every `reinitializeInterval` all it shows is sent again, with the next
+  /// frame, or when the daemon asks on a wakeup it makes anyway (`refreshIfDue`); the
+  /// refresh never sets a wakeup of its own.
+  @Test func everythingShownIsSentAgainEveryReinitialisationInterval() throws {
+    let port = try PluggablePort()
+    let display = SerialDisplay(
+      name: "main", path: port.link, settings: SerialSettings(baudRate: 9600),
+      encoder: SparkFunSerial7Segment(), logger: Self.logger,
+      reinitializeInterval: .seconds(60), at: .zero)
+    let second: Int64 = 1_000
+    display.show(Self.frame("  12"), at: .zero)
+    #expect(try port.received().count == 13, "initialised")
+    display.show(Self.frame("  13"), at: .milliseconds(30 * second))
+    #expect(try port.received().count == 2, "the change alone, within the interval")
+    display.refreshIfDue(at: .milliseconds(59 * second))
+    #expect(try port.received().isEmpty, "not due yet")
+    #expect(display.waitingFor.deadline == nil)
+
+    // The module loses its power; the first frame after the interval brings it all back.
+    var powerCycled = SerialSevenSegmentEmulator()
+    display.show(Self.frame("  14"), at: .milliseconds(61 * second))
+    powerCycled.receive(try port.received())
+    #expect(Self.segments(powerCycled) == Self.segments("  14"))
+    #expect(powerCycled.points == 0)
+    #expect(powerCycled.brightnessCommands == 0, "the brightness is not written to EEPROM again")
+
+    // Idle: the refresh goes out when the daemon asks, a minute after the last one.
+    display.refreshIfDue(at: .milliseconds(120 * second))
+    #expect(try port.received().isEmpty)
+    var again = SerialSevenSegmentEmulator()
+    display.refreshIfDue(at: .milliseconds(121 * second))
+    again.receive(try port.received())
+    #expect(Self.segments(again) == Self.segments("  14"))
+    #expect(again.brightnessCommands == 0)
+    #expect(display.waitingFor.deadline == nil, "nothing more to send")
+    display.shutdown(showing: nil)
+  }
+
+  @Test func withoutAReinitialisationIntervalNothingIsSentAgain() throws {
+    let port = try PluggablePort()
+    let display = Self.s7s(on: port)
+    display.show(Self.frame("  12"), at: .zero)
+    #expect(try port.received().count == 13)
+    display.refreshIfDue(at: .milliseconds(3_600_000))
+    #expect(try port.received().isEmpty)
+    display.show(Self.frame("  13"), at: .milliseconds(7_200_000))
+    #expect(try port.received().count == 2, "the change alone")
+    display.shutdown(showing: nil)
+  }
+
   @Test func aPortThatHangsUpIsReopenedAndTheModuleReinitialised() throws {
     let port = try PluggablePort()
     let display = Self.s7s(on: port)

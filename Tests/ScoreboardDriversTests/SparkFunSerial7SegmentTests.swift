@@ -240,6 +240,50 @@ import Testing
     #expect(encoder.update(to: Fixtures.frame("12.34", brightness: 4)).isEmpty)
   }
 
+  /// A module whose power was cut while its port stayed open starts with every segment
+  /// and point lit; a refresh brings back what it showed, digits, points and colon,
+  /// without a clear and without writing its brightness to EEPROM again.
+  @Test(arguments: [("12.34", [1]), ("1.2.3.4.", nil), ("   0", nil), ("", nil)])
+  func aRefreshBringsBackAModuleThatLostPower(text: String, colons: [Int]?) throws {
+    var encoder = SparkFunSerial7Segment()
+    var kept = SerialSevenSegmentEmulator()
+    kept.receive(encoder.initialize(showing: Fixtures.frame("0000", brightness: 3)))
+    kept.receive(encoder.update(to: Fixtures.frame(text, brightness: 3, colons: colons)))
+
+    var powerCycled = SerialSevenSegmentEmulator()
+    let bytes = encoder.refresh(showing: Fixtures.frame(text, brightness: 3, colons: colons))
+    powerCycled.receive(bytes)
+    #expect(bytes.first != 0x76, "no clear: the digits are written in place")
+    #expect(powerCycled.digits == kept.digits)
+    #expect(powerCycled.points == kept.points)
+    #expect(powerCycled.brightnessCommands == 0)
+    #expect(powerCycled.otherEEPROMWrites == 0)
+    #expect(powerCycled.violations.isEmpty)
+    // The module that kept its power shows the same after the same bytes.
+    let before = (kept.digits, kept.points)
+    kept.receive(bytes)
+    #expect(kept.digits == before.0 && kept.points == before.1)
+    #expect(encoder.update(to: Fixtures.frame(text, brightness: 3, colons: colons)).isEmpty)
+  }
+
+  /// A brightness that changes with a refresh goes out once, with it.
+  @Test func aRefreshCarriesABrightnessChange() {
+    var encoder = SparkFunSerial7Segment()
+    var emulator = SerialSevenSegmentEmulator()
+    emulator.receive(encoder.initialize(showing: Fixtures.frame("  12", brightness: 3)))
+    emulator.receive(encoder.refresh(showing: Fixtures.frame("  12", brightness: 9)))
+    #expect(emulator.brightnessCommands == 2)
+    #expect(emulator.brightness == Self.moduleBrightness[9])
+    #expect(encoder.update(to: Fixtures.frame("  12", brightness: 9)).isEmpty)
+    expectShows(try! SegmentFont.cells(for: "  12"), on: emulator, step: 1)
+  }
+
+  @Test func refreshBeforeInitialiseInitialises() {
+    var encoder = SparkFunSerial7Segment()
+    let bytes = encoder.refresh(showing: Fixtures.frame("0042"))
+    #expect(bytes.first == 0x76)
+  }
+
   @Test func updateBeforeInitialiseInitialises() {
     var encoder = SparkFunSerial7Segment()
     let bytes = encoder.update(to: Fixtures.frame("0042"))
