@@ -187,7 +187,11 @@ extension Scenarios {
       let ready = poll(&entries, nfds_t(entries.count), timeout)
       let arrived = MonotonicClock.now()
       if ready > 0 {
-        for watch in watches {
+        // Only the modules the poll found readable: bytes that another one wrote since
+        // (its daemon may take the harness's processor meanwhile) arrived after
+        // `arrived`, and are read with the next poll's time.
+        for watch in watches
+        where entries.contains(where: { $0.fd == watch.instance.master && $0.revents != 0 }) {
           watch.read(at: arrived)
         }
         stopped.drain()
