@@ -206,6 +206,24 @@ static int queue_full_locked(const sbm_client *client) {
          client->queued_bytes >= MAX_QUEUED_BYTES;
 }
 
+// Adds one to an eventfd's count, making it readable.
+static void signal_eventfd(int fd) {
+  uint64_t one = 1;
+  ssize_t written;
+  do {
+    written = write(fd, &one, sizeof one);
+  } while (written < 0 && errno == EINTR);
+}
+
+// Takes an eventfd's count, so that it is no longer readable.
+static void drain_eventfd(int fd) {
+  uint64_t count;
+  ssize_t got;
+  do {
+    got = read(fd, &count, sizeof count);
+  } while (got < 0 && errno == EINTR);
+}
+
 // Appends an event; called with `lock` held. Takes the event's buffers.
 static void push_locked(sbm_client *client, const sbm_event *event) {
   queued_event *node = calloc(1, sizeof *node);
@@ -222,11 +240,7 @@ static void push_locked(sbm_client *client, const sbm_event *event) {
   client->tail = node;
   if (event->kind == SBM_MESSAGE) client->queued_messages++;
   client->queued_bytes += event_size(event);
-  uint64_t one = 1;
-  ssize_t written;
-  do {
-    written = write(client->event_fd, &one, sizeof one);
-  } while (written < 0 && errno == EINTR);
+  signal_eventfd(client->event_fd);
 }
 
 // A DISCONNECTED event for the end of an attempt; called with `lock` held.
@@ -556,13 +570,7 @@ static void wait_for_room(sbm_client *client) {
 }
 
 // Wakes the worker from its poll.
-static void wake_worker(sbm_client *client) {
-  uint64_t one = 1;
-  ssize_t written;
-  do {
-    written = write(client->wake_fd, &one, sizeof one);
-  } while (written < 0 && errno == EINTR);
-}
+static void wake_worker(sbm_client *client) { signal_eventfd(client->wake_fd); }
 
 // One round of a connection without TLS: waits up to `wait_ms` for the broker, the
 // socket's room for what is left to write, or the eventfd; then reads, writes and
@@ -582,13 +590,7 @@ static int run_round(sbm_client *client, int wait_ms, int *error) {
     *error = errno;
     return MOSQ_ERR_ERRNO;
   }
-  if (ready > 0 && watched[1].revents) {
-    uint64_t count;
-    ssize_t got;
-    do {
-      got = read(client->wake_fd, &count, sizeof count);
-    } while (got < 0 && errno == EINTR);
-  }
+  if (ready > 0 && watched[1].revents) drain_eventfd(client->wake_fd);
   int rc = MOSQ_ERR_SUCCESS;
   pthread_mutex_lock(&client->mosq_lock);
   errno = 0;
@@ -705,13 +707,7 @@ int sbm_client_next_event(sbm_client *client, sbm_event *event) {
     free(node);
     if (was_full && !queue_full_locked(client)) pthread_cond_signal(&client->drained);
   }
-  if (!client->head) {
-    uint64_t count;
-    ssize_t got;
-    do {
-      got = read(client->event_fd, &count, sizeof count);
-    } while (got < 0 && errno == EINTR);
-  }
+  if (!client->head) drain_eventfd(client->event_fd);
   pthread_mutex_unlock(&client->lock);
   return node != NULL;
 }

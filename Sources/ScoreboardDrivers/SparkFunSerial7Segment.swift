@@ -56,10 +56,7 @@ public struct SparkFunSerial7Segment: SerialProtocol {
   public mutating func initialize(showing frame: Frame) -> [UInt8] {
     let target = Self.shown(for: frame, keepingBrightness: nil)
     var bytes = [Command.clear, Command.brightness, target.brightness]
-    for digit in target.digits.indices {
-      bytes += [Command.firstDigitSegments + UInt8(digit), target.digits[digit]]
-    }
-    bytes += [Command.points, target.points]
+    Self.appendEveryDigitAndThePoints(of: target, to: &bytes)
     shown = target
     return bytes
   }
@@ -76,12 +73,18 @@ public struct SparkFunSerial7Segment: SerialProtocol {
     if target.brightness != shown.brightness {
       bytes += [Command.brightness, target.brightness]
     }
+    Self.appendEveryDigitAndThePoints(of: target, to: &bytes)
+    self.shown = target
+    return bytes
+  }
+
+  /// The commands that write every digit of `target` in place, then its decimal points
+  /// and colon.
+  private static func appendEveryDigitAndThePoints(of target: Shown, to bytes: inout [UInt8]) {
     for digit in target.digits.indices {
       bytes += [Command.firstDigitSegments + UInt8(digit), target.digits[digit]]
     }
     bytes += [Command.points, target.points]
-    self.shown = target
-    return bytes
   }
 
   /// The commands for what differs from what the module shows: brightness, digits in
