@@ -130,8 +130,8 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   }
 
   /// The end of the current delay of the frame or key read being played; else the next
-  /// try while offline, else the next key read or periodic re-initialisation, whichever
-  /// comes first; never a descriptor.
+  /// try while offline, else the next key read; never a descriptor. The periodic
+  /// re-initialisation is not waited for: it is `refreshDueAt`.
   public var waitingFor: DeviceWait {
     if let transfer {
       return DeviceWait(deadline: transfer.resumeAt)
@@ -139,8 +139,24 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     if let outage {
       return DeviceWait(deadline: outage.retryAt)
     }
-    let deadlines = [reinitializationDue, nextKeyReadAt].compactMap { $0 }
-    return DeviceWait(deadline: deadlines.min())
+    return DeviceWait(deadline: nextKeyReadAt)
+  }
+
+  /// When the periodic re-initialisation comes due, while the device answers and the
+  /// wire is free (a transfer's end makes the device called again).
+  public var refreshDueAt: Instant? {
+    outage == nil && transfer == nil && wanted != nil ? reinitializationDue : nil
+  }
+
+  /// Re-initialises the device if that is due: at once, or after the transfer being
+  /// played.
+  public func refreshIfDue(at now: Instant) {
+    guard outage == nil, wanted != nil, let due = reinitializationDue, now >= due else { return }
+    if transfer != nil {
+      wantedIsNewer = true
+    } else {
+      refresh(at: now)
+    }
   }
 
   /// Plays the next piece of the frame or key read being played; else tries again an
@@ -160,10 +176,7 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
       }
       return
     }
-    if let due = reinitializationDue, now >= due {
-      needsInitialization = true
-      refresh(at: now)
-    } else if let due = nextKeyReadAt, now >= due {
+    if let due = nextKeyReadAt, now >= due {
       startKeyRead(at: now)
     }
   }
@@ -218,10 +231,10 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   }
 
   /// Starts playing what brings the device to the wanted frame: everything when its
-  /// state is unknown, else the changes.
+  /// state is unknown or its periodic re-initialisation is due, else the changes.
   private func refresh(at now: Instant) {
     guard lines != nil, let wanted else { return }
-    let initializing = needsInitialization
+    let initializing = needsInitialization || reinitializationDue.map { now >= $0 } ?? false
     let steps = initializing ? encoder.initialize(showing: wanted) : encoder.update(to: wanted)
     wantedIsNewer = false
     start(steps, kind: .frame(initializes: initializing), at: now)

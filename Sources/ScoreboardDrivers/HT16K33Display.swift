@@ -62,19 +62,29 @@ public final class HT16K33Display: SegmentDisplay {
     refresh(at: now)
   }
 
-  /// The next try while offline, else the next periodic re-initialisation.
+  /// The next try while offline. The periodic re-initialisation is not waited for: it
+  /// is `refreshDueAt`.
   public var waitingFor: DeviceWait {
-    if let outage {
-      return DeviceWait(deadline: outage.retryAt)
-    }
-    guard let interval = reinitializeInterval, let initializedAt else { return .nothing }
-    return DeviceWait(deadline: initializedAt + interval)
+    guard let outage else { return .nothing }
+    return DeviceWait(deadline: outage.retryAt)
   }
 
-  /// Tries again when the retry has come, or initialises the chip again when that is due.
+  /// Tries again when the retry has come.
   public func service(_ events: PollLoop.Events, at now: Instant) {
-    guard let deadline = waitingFor.deadline, now >= deadline else { return }
-    needsInitialization = true
+    guard let outage, now >= outage.retryAt else { return }
+    refresh(at: now)
+  }
+
+  /// When the periodic re-initialisation comes due, while the chip answers.
+  public var refreshDueAt: Instant? {
+    guard outage == nil, wanted != nil, let interval = reinitializeInterval, let initializedAt
+    else { return nil }
+    return initializedAt + interval
+  }
+
+  /// Initialises the chip again if that is due.
+  public func refreshIfDue(at now: Instant) {
+    guard let due = refreshDueAt, now >= due else { return }
     refresh(at: now)
   }
 
@@ -86,9 +96,13 @@ public final class HT16K33Display: SegmentDisplay {
     _ = try? send(on: bus)
   }
 
-  /// Opens the bus and brings the chip to the wanted frame.
+  /// Opens the bus and brings the chip to the wanted frame: in full when its state is
+  /// unknown or its periodic re-initialisation is due.
   private func refresh(at now: Instant) {
     guard wanted != nil else { return }
+    if let due = refreshDueAt, now >= due {
+      needsInitialization = true
+    }
     do {
       let bus = try backend.openBus(self.bus)
       defer { bus.close() }

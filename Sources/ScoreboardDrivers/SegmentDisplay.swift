@@ -25,9 +25,17 @@ public protocol SegmentDisplay: AnyObject {
   /// its deadline has come (then `events` is empty).
   func service(_ events: PollLoop.Events, at now: Instant)
 
-  /// Sends again all the display shows, if its periodic refresh for a device that lost
-  /// power by itself is due. Called on wakeups the daemon makes anyway (the watchdog's);
-  /// displays that set their devices up again on a timer of their own do nothing.
+  /// When the display's periodic refresh comes due: all it shows sent again, for a
+  /// device that lost power by itself and came back blank without telling. Nil when
+  /// none is due (the device is offline, or has nothing to show yet) or ever.
+  ///
+  /// The refresh is not a deadline of `waitingFor`: the daemon lets it ride on wakeups
+  /// it makes anyway (the watchdog's pings), and a frame shown after it is due takes it
+  /// along, so that refreshing an idle board wakes nothing. Only without a watchdog does
+  /// the loop wake for it.
+  var refreshDueAt: Instant? { get }
+
+  /// Sends again all the display shows, if its periodic refresh is due.
   func refreshIfDue(at now: Instant)
 
   /// Whether the display's device is reachable now.
@@ -46,6 +54,8 @@ extension SegmentDisplay {
   public var waitingFor: DeviceWait { .nothing }
 
   public func service(_ events: PollLoop.Events, at now: Instant) {}
+
+  public var refreshDueAt: Instant? { nil }
 
   public func refreshIfDue(at now: Instant) {}
 

@@ -97,12 +97,19 @@ public final class SerialDisplay: SegmentDisplay {
     pump(at: now)
   }
 
-  /// Sends all the device shows again if `reinitializeInterval` has passed since it was
-  /// last sent whole; a frame waiting for the wire takes the refresh along instead. The
-  /// daemon calls it on wakeups it makes anyway (the watchdog's), so that an idle board
-  /// is refreshed without a wakeup of its own.
+  /// When `reinitializeInterval` has passed since all the device shows was last sent,
+  /// while the port is open and no frame waits for the wire (that frame takes the
+  /// refresh along).
+  public var refreshDueAt: Instant? {
+    guard outage == nil, wanted != nil, !hasNewFrame, let reinitializeNanoseconds else {
+      return nil
+    }
+    return sentWholeAt.advanced(byNanoseconds: reinitializeNanoseconds)
+  }
+
+  /// Sends all the device shows again if that is due.
   public func refreshIfDue(at now: Instant) {
-    guard outage == nil, wanted != nil, !hasNewFrame, refreshIsDue(at: now) else { return }
+    guard let due = refreshDueAt, now >= due else { return }
     hasNewFrame = true
     pump(at: now)
   }

@@ -72,10 +72,12 @@ final class DaemonHarness {
   /// module's line runs at `baud`; the GPIO lines debounce in the kernel when
   /// `kernelDebounce` says so (libgpiod v2), or not (v1). A daemon after another in the
   /// same `folder` restores its state file; `bootID` is the boot the daemon runs in, and
-  /// its time starts at `time`.
+  /// its time starts at `time`. `systemd` is the environment systemd would give
+  /// (`NOTIFY_SOCKET`, `WATCHDOG_USEC`).
   init(
     folder: TemporaryFolder? = nil, bootID: String = "boot-1", at time: Instant = .seconds(1_000),
-    baud: Int = 115_200, kernelDebounce: Bool = true, keys: String = "", extra: String = ""
+    baud: Int = 115_200, kernelDebounce: Bool = true, keys: String = "", extra: String = "",
+    systemd: [String: String] = [:]
   ) throws {
     self.folder = try folder ?? TemporaryFolder()
     let folder = self.folder
@@ -95,7 +97,7 @@ final class DaemonHarness {
     let configuration = try ConfigurationFile.load(configurationPath)
     daemon = try Daemon(
       configuration: configuration, gpio: gpio, i2c: FakeI2CBackend(answering: []),
-      logger: log.logger, notifier: SystemdNotifier(environment: [:]), clock: clock,
+      logger: log.logger, notifier: SystemdNotifier(environment: systemd), clock: clock,
       bootID: bootID)
     try daemon.start()
     try settle()

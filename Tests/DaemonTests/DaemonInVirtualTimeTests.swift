@@ -1,5 +1,6 @@
 @preconcurrency import Glibc
 import LinuxIO
+import ProtocolDecoders
 import ScoreboardCore
 import TestSupport
 import Testing
@@ -185,6 +186,64 @@ import Testing
     #expect(horn.values == [true])
     try harness.advance(to: start + .milliseconds(4_500))
     #expect(horn.values == [false], "off 1.5 s later")
+  }
+
+  /// The displays' periodic re-initialisation on an idle board (a MAX7219 every 62.5 s,
+  /// off the pings' beat, and an S7S every 60 s): under systemd's watchdog it rides on
+  /// the pings (every 5 s), the loop's only wakeups; without a watchdog the loop wakes
+  /// for it. Either way each display is set up again in full.
+  @Test(arguments: [true, false])
+  func anIdleBoardsDisplaysAreReinitialisedWithoutWakeupsOfTheirOwnUnderTheWatchdog(
+    underWatchdog: Bool
+  ) throws {
+    let folder = try TemporaryFolder()
+    let receiver = try NotifyReceiver(folder: folder.path)
+    let harness = try DaemonHarness(
+      folder: folder,
+      extra: """
+        [display clock]
+        driver = max7219
+        din = GPIO5
+        clk = GPIO6
+        load = GPIO12
+        digits = 4
+        reinit-interval = 62500ms
+
+        [field game]
+        type = clock
+        display = clock
+        position = 1
+        length = 10:00
+        """,
+      systemd: underWatchdog ? ["NOTIFY_SOCKET": receiver.path, "WATCHDOG_USEC": "10000000"] : [:])
+    try harness.advance(by: .seconds(1))
+    let lines = try #require(harness.lines(of: "GPIO5"))
+    var chain = MAX7219ChainDecoder(chipCount: 1)
+    chain.receive(lines.transitions.map { (line: $0.line, high: $0.value) })
+    let initialisation = chain.chips[0].writes
+    let alreadyDecoded = lines.transitions.count
+    let start = harness.clock.now()
+    let bytesBefore = harness.bytesOnWire
+
+    var wakeups: [Instant] = []
+    while let deadline = harness.daemon.nextDeadline, deadline <= start + .seconds(130) {
+      wakeups.append(deadline)
+      try harness.advance(to: deadline)
+    }
+    chain.receive(
+      lines.transitions.dropFirst(alreadyDecoded).map { (line: $0.line, high: $0.value) })
+
+    #expect(initialisation > 4)
+    #expect(chain.chips[0].writes == 3 * initialisation, "set up again twice, in full")
+    #expect(chain.violations.isEmpty)
+    #expect(harness.bytesOnWire - bytesBefore >= 2 * 8, "the S7S's digits and points, twice")
+    #expect(harness.shows == " 0 0")
+    let gaps = zip(wakeups.dropFirst(), wakeups).map { $0 - $1 }
+    if underWatchdog {
+      #expect(gaps.allSatisfy { $0 == .seconds(5) }, "the pings alone: \(wakeups)")
+    } else {
+      #expect(wakeups.count == 4, "the re-initialisations alone: \(wakeups)")
+    }
   }
 
   /// The loop takes no step for most releases; a horn key's is one it must take.

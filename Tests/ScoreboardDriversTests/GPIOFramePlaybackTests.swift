@@ -115,7 +115,8 @@ import Testing
     #expect(bench.clock.sleeps.isEmpty, "wake-ups on time sleep no more")
     #expect(bench.clock.time - start == .nanoseconds(delays.total))
     #expect(bench.display.isOnline)
-    #expect(bench.display.waitingFor.deadline == start + .seconds(60), "re-initialisation")
+    #expect(bench.display.waitingFor == .nothing)
+    #expect(bench.display.refreshDueAt == start + .seconds(60), "re-initialisation")
     #expect(bench.lines.values == [true, true], "the bus is left idle")
     #expect(bench.lines.settings[1].direction == .output)
   }
@@ -313,20 +314,20 @@ import Testing
     let start = bench.clock.time
     bench.show(GPIOFixtures.frame("12 0"))
     bench.playToEnd()
-    #expect(bench.display.waitingFor.deadline == start + .seconds(1))
+    #expect(bench.display.refreshDueAt == start + .seconds(1))
+    #expect(bench.display.waitingFor == .nothing)
 
     bench.clock.time = start + .seconds(1) - .milliseconds(1)
     bench.show(GPIOFixtures.frame("12 1"))
-    #expect(
-      bench.display.waitingFor.deadline == bench.clock.time + .microseconds(100),
-      "the frame's next step comes first")
+    #expect(bench.display.refreshDueAt == nil, "not while the wire is busy")
     let before = bench.chip.transactions.count
     bench.playToEnd()
     #expect(bench.clock.time > start + .seconds(1))
-    #expect(bench.display.waitingFor.deadline == start + .seconds(1), "due now")
-    bench.service()
+    #expect(bench.display.refreshDueAt == start + .seconds(1), "due now")
+    let display = bench.display
+    bench.call { display.refreshIfDue(at: $0) }
     #expect(bench.display.isPlaying)
-    let reinitializedAt = bench.clock.time
+    let reinitializedAt = bench.calls.last?.at ?? start
     bench.playToEnd()
     #expect(
       Array(bench.chip.transactions[before...]) == [
@@ -334,7 +335,32 @@ import Testing
         [0x40], [0xC0] + Self.grids("12 1"), [0x8C],
       ])
     #expect(bench.chip.violations.isEmpty)
-    #expect(bench.display.waitingFor.deadline == reinitializedAt + .seconds(1))
+    #expect(bench.display.refreshDueAt == reinitializedAt + .seconds(1))
+  }
+
+  @Test func aRefreshAskedForInMidFrameIsPlayedWhenTheFrameEnds() throws {
+    var bench = try Bench(TM1637Protocol(cellCount: 4, reinitializeInterval: .seconds(1)))
+    let start = bench.clock.time
+    bench.show(GPIOFixtures.frame("12 0"))
+    bench.playToEnd()
+    bench.clock.time = start + .seconds(1) - .milliseconds(1)
+    bench.show(GPIOFixtures.frame("12 1"))
+    let before = bench.chip.transactions.count
+    while bench.clock.time < start + .seconds(1) {
+      bench.service()
+    }
+    #expect(bench.display.isPlaying)
+    // The watchdog's ping, in the middle of the frame.
+    let display = bench.display
+    bench.call { display.refreshIfDue(at: $0) }
+    bench.playToEnd()
+    #expect(
+      Array(bench.chip.transactions[before...]) == [
+        [0x44], [0xC3, Self.grids("1")[0]],
+        [0x40], [0xC0] + Self.grids("12 1"), [0x8C],
+      ], "the frame whole, then the initialisation")
+    #expect(bench.chip.violations.isEmpty)
+    #expect(bench.display.refreshDueAt.map { $0 > start + .seconds(2) } == true)
   }
 
   @Test func delaysWithin20MicrosecondsOfTheCallAreSleptInIt() throws {

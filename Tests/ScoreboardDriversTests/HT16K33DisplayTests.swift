@@ -38,6 +38,11 @@ import Testing
       deliver()
     }
 
+    func refreshIfDue(at now: Instant) {
+      display.refreshIfDue(at: now)
+      deliver()
+    }
+
     func shutdown(showing frame: Frame) {
       display.shutdown(showing: frame)
       deliver()
@@ -183,20 +188,32 @@ import Testing
   @Test func aChipThatLostPowerIsSetUpAgainByThePeriodicInitialisation() throws {
     let bench = try Bench(reinitializeInterval: .seconds(60))
     bench.show(Self.frame("42"))
-    #expect(bench.display.waitingFor.deadline == .milliseconds(60000))
+    #expect(bench.display.refreshDueAt == .milliseconds(60000))
+    #expect(bench.display.waitingFor == .nothing, "the loop is not woken for it")
     bench.chip.powerCycle()
-    bench.service(at: .milliseconds(30000))
+    bench.refreshIfDue(at: .milliseconds(30000))
     #expect(bench.last.isEmpty, "not due yet")
-    bench.service(at: .milliseconds(60000))
+    bench.refreshIfDue(at: .milliseconds(60000))
     #expect(bench.chip.isShowing)
     #expect(bench.chip.sevenSegmentText == "42  ")
-    #expect(bench.display.waitingFor.deadline == .milliseconds(120_000))
+    #expect(bench.display.refreshDueAt == .milliseconds(120_000))
+  }
+
+  @Test func aFrameShownOnceTheInitialisationIsDueCarriesIt() throws {
+    let bench = try Bench(reinitializeInterval: .seconds(60))
+    bench.show(Self.frame("42"))
+    bench.chip.powerCycle()
+    bench.show(Self.frame("43"), at: .milliseconds(61000))
+    #expect(bench.chip.isShowing)
+    #expect(bench.chip.sevenSegmentText == "43  ")
+    #expect(bench.display.refreshDueAt == .milliseconds(121_000))
   }
 
   @Test func withoutPeriodicInitialisationAnIdleDisplayWaitsForNothing() throws {
     let bench = try Bench(reinitializeInterval: nil)
     bench.show(Self.frame("42"))
     #expect(bench.display.waitingFor == .nothing)
+    #expect(bench.display.refreshDueAt == nil)
   }
 
   @Test func theFinalFrameIsShownAtShutdown() throws {

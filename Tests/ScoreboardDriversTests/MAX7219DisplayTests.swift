@@ -163,22 +163,36 @@ import Testing
     #expect(bench.chain.violations.isEmpty)
   }
 
-  @Test func theChainIsReinitialisedPeriodically() throws {
+  @Test func theChainIsReinitialisedPeriodicallyWithoutAWakeupOfItsOwn() throws {
     var bench = try Bench(MAX7219Protocol(cellCount: 8, reinitializeInterval: .seconds(60)))
     _ = bench.show(GPIOFixtures.frame("12345678"), at: .milliseconds(500))
-    #expect(bench.display.waitingFor.deadline == .milliseconds(60_500))
+    #expect(bench.display.refreshDueAt == .milliseconds(60_500))
+    #expect(bench.display.waitingFor == .nothing, "the loop is not woken for it")
     _ = bench.show(GPIOFixtures.frame("12345679"), at: .milliseconds(30_000))
-    #expect(bench.display.waitingFor.deadline == .milliseconds(60_500), "updates do not count")
+    #expect(bench.display.refreshDueAt == .milliseconds(60_500), "updates do not count")
+    bench.display.refreshIfDue(at: .milliseconds(60_499))
+    #expect(bench.capture.newChanges().isEmpty, "not due yet")
 
     // The chain lost power meanwhile: it is back in its power-up state.
     var afterGlitch = MAX7219ChainDecoder(chipCount: 1)
-    bench.display.service([], at: .milliseconds(60_500))
+    bench.display.refreshIfDue(at: .milliseconds(60_500))
     afterGlitch.receive(bench.capture.newChanges())
     #expect(afterGlitch.chips[0].writes == 13, "every register again")
     #expect(!afterGlitch.chips[0].isShutdown)
     #expect(afterGlitch.chips[0].intensity == 8)
     #expect(afterGlitch.chips[0].shownDigits == [0x7B, 0x70, 0x5F, 0x5B, 0x33, 0x79, 0x6D, 0x30])
-    #expect(bench.display.waitingFor.deadline == .milliseconds(120_500))
+    #expect(bench.display.refreshDueAt == .milliseconds(120_500))
+  }
+
+  @Test func aFrameShownOnceTheReinitialisationIsDueCarriesIt() throws {
+    var bench = try Bench(MAX7219Protocol(cellCount: 8, reinitializeInterval: .seconds(60)))
+    _ = bench.show(GPIOFixtures.frame("12345678"), at: .zero)
+    var afterGlitch = MAX7219ChainDecoder(chipCount: 1)
+    bench.display.show(GPIOFixtures.frame("12345679"), at: .milliseconds(61_000))
+    afterGlitch.receive(bench.capture.newChanges())
+    #expect(afterGlitch.chips[0].writes == 13, "the whole chain, not the one digit")
+    #expect(afterGlitch.chips[0].shownDigits == [0x7B, 0x70, 0x5F, 0x5B, 0x33, 0x79, 0x6D, 0x30])
+    #expect(bench.display.refreshDueAt == .milliseconds(121_000))
   }
 
   @Test func aChainWithoutPeriodicReinitialisationWaitsForNothing() throws {
@@ -186,5 +200,6 @@ import Testing
       MAX7219Protocol(cellCount: 8, reinitializeInterval: nil))
     display.show(GPIOFixtures.frame("12345678"), at: .zero)
     #expect(display.waitingFor == .nothing)
+    #expect(display.refreshDueAt == nil)
   }
 }

@@ -1,13 +1,14 @@
 @preconcurrency import Glibc
-import TestSupport
 
 /// A test's stand-in for systemd's notification socket: it receives the daemon's
 /// sd_notify datagrams.
-final class NotifyReceiver {
-  let path: String
+public final class NotifyReceiver {
+  /// The socket's path, for `NOTIFY_SOCKET`.
+  public let path: String
   private let socket: CInt
 
-  init(folder: String) throws {
+  /// A socket bound at `notify` in `folder`.
+  public init(folder: String) throws {
     path = folder + "/notify"
     socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var address = sockaddr_un()
@@ -31,7 +32,7 @@ final class NotifyReceiver {
   }
 
   /// The next datagram, split into its `KEY=value` lines; nil after `timeout` seconds.
-  func next(timeout: Double = 10) -> [String]? {
+  public func next(timeout: Double = 10) -> [String]? {
     var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
     guard poll(&entry, 1, CInt(timeout * 1000)) > 0 else { return nil }
     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -42,7 +43,7 @@ final class NotifyReceiver {
 
   /// Datagrams until one contains `line` (or starts with it, for `STATUS=`); returns
   /// that datagram.
-  func waitFor(_ line: String, timeout: Double = 10) -> [String]? {
+  public func waitFor(_ line: String, timeout: Double = 10) -> [String]? {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     let deadline = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9 + timeout
