@@ -231,11 +231,20 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   }
 
   /// Starts playing what brings the device to the wanted frame: everything when its
-  /// state is unknown or its periodic re-initialisation is due, else the changes.
+  /// state is unknown, else the changes; when the periodic re-initialisation is due, the
+  /// changes and then everything, so that they land as early as without it.
   private func refresh(at now: Instant) {
     guard lines != nil, let wanted else { return }
-    let initializing = needsInitialization || reinitializationDue.map { now >= $0 } ?? false
-    let steps = initializing ? encoder.initialize(showing: wanted) : encoder.update(to: wanted)
+    let steps: [LineStep]
+    let initializing: Bool
+    if needsInitialization {
+      (steps, initializing) = (encoder.initialize(showing: wanted), true)
+    } else if let due = reinitializationDue, now >= due {
+      (steps, initializing) =
+        (encoder.update(to: wanted) + encoder.initialize(showing: wanted), true)
+    } else {
+      (steps, initializing) = (encoder.update(to: wanted), false)
+    }
     wantedIsNewer = false
     start(steps, kind: .frame(initializes: initializing), at: now)
   }

@@ -97,16 +97,19 @@ public final class HT16K33Display: SegmentDisplay {
   }
 
   /// Opens the bus and brings the chip to the wanted frame: in full when its state is
-  /// unknown or its periodic re-initialisation is due.
+  /// unknown; the changes and then in full when its periodic re-initialisation is due.
   private func refresh(at now: Instant) {
     guard wanted != nil else { return }
-    if let due = refreshDueAt, now >= due {
-      needsInitialization = true
-    }
+    let reinitializing = refreshDueAt.map { now >= $0 } ?? false
     do {
       let bus = try backend.openBus(self.bus)
       defer { bus.close() }
-      if try send(on: bus) {
+      var initialized = try send(on: bus)
+      if reinitializing, !initialized {
+        needsInitialization = true
+        initialized = try send(on: bus)
+      }
+      if initialized {
         initializedAt = now
       }
     } catch {

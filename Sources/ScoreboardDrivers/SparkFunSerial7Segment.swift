@@ -56,35 +56,31 @@ public struct SparkFunSerial7Segment: SerialProtocol {
   public mutating func initialize(showing frame: Frame) -> [UInt8] {
     let target = Self.shown(for: frame, keepingBrightness: nil)
     var bytes = [Command.clear, Command.brightness, target.brightness]
-    Self.appendEveryDigitAndThePoints(of: target, to: &bytes)
+    for digit in target.digits.indices {
+      bytes += [Command.firstDigitSegments + UInt8(digit), target.digits[digit]]
+    }
+    bytes += [Command.points, target.points]
     shown = target
     return bytes
   }
 
   /// Every digit, the decimal points and the colon, without the clear (the digits are
-  /// written in place). The brightness only if it changed: the firmware keeps it in
-  /// EEPROM, and writes it there on every brightness command. Initialises the module if
-  /// it was never initialised.
+  /// written in place): first what changed, as `update` sends it, so that a change lands
+  /// as early as it would without the refresh, then the rest. The brightness only if it
+  /// changed: the firmware keeps it in EEPROM, and writes it there on every brightness
+  /// command. Initialises the module if it was never initialised.
   public mutating func refresh(showing frame: Frame) -> [UInt8] {
-    guard let shown else { return initialize(showing: frame) }
-    let target = Self.shown(for: frame, keepingBrightness: shown.brightness)
+    guard let before = shown else { return initialize(showing: frame) }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(2 * (Self.digitCount + 2))
-    if target.brightness != shown.brightness {
-      bytes += [Command.brightness, target.brightness]
-    }
-    Self.appendEveryDigitAndThePoints(of: target, to: &bytes)
-    self.shown = target
-    return bytes
-  }
-
-  /// The commands that write every digit of `target` in place, then its decimal points
-  /// and colon.
-  private static func appendEveryDigitAndThePoints(of target: Shown, to bytes: inout [UInt8]) {
-    for digit in target.digits.indices {
+    update(to: frame, appendingTo: &bytes)
+    guard let target = shown else { return bytes }
+    for digit in target.digits.indices where target.digits[digit] == before.digits[digit] {
       bytes += [Command.firstDigitSegments + UInt8(digit), target.digits[digit]]
     }
-    bytes += [Command.points, target.points]
+    if target.points == before.points {
+      bytes += [Command.points, target.points]
+    }
+    return bytes
   }
 
   /// The commands for what differs from what the module shows: brightness, digits in

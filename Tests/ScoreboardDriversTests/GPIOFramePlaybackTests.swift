@@ -338,6 +338,26 @@ import Testing
     #expect(bench.display.refreshDueAt == reinitializedAt + .seconds(1))
   }
 
+  /// A frame shown once the re-initialisation is due carries it: its change first, as
+  /// without it, then the whole initialisation.
+  @Test func aFrameShownOnceTheReinitialisationIsDuePlaysItsChangeFirst() throws {
+    var bench = try Bench(TM1637Protocol(cellCount: 4, reinitializeInterval: .seconds(1)))
+    let start = bench.clock.time
+    bench.show(GPIOFixtures.frame("12 0"))
+    bench.playToEnd()
+    let before = bench.chip.transactions.count
+    bench.clock.time = start + .seconds(2)
+    bench.show(GPIOFixtures.frame("12 1"))
+    bench.playToEnd()
+    #expect(
+      Array(bench.chip.transactions[before...]) == [
+        [0x44], [0xC3, Self.grids("1")[0]],
+        [0x40], [0xC0] + Self.grids("12 1"), [0x8C],
+      ])
+    #expect(bench.chip.violations.isEmpty)
+    #expect(bench.display.refreshDueAt == start + .seconds(3))
+  }
+
   @Test func aRefreshAskedForInMidFrameIsPlayedWhenTheFrameEnds() throws {
     var bench = try Bench(TM1637Protocol(cellCount: 4, reinitializeInterval: .seconds(1)))
     let start = bench.clock.time

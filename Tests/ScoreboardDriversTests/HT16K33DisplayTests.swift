@@ -204,6 +204,12 @@ import Testing
     bench.show(Self.frame("42"))
     bench.chip.powerCycle()
     bench.show(Self.frame("43"), at: .milliseconds(61000))
+    #expect(bench.last.count == 5, "the changed digit, then the whole chip: \(bench.last)")
+    if case .block(let start, let data) = bench.last.first {
+      #expect(start == 2 && data.count <= 2, "the second digit's RAM alone")
+    } else {
+      Issue.record("the change comes first: \(bench.last)")
+    }
     #expect(bench.chip.isShowing)
     #expect(bench.chip.sevenSegmentText == "43  ")
     #expect(bench.display.refreshDueAt == .milliseconds(121_000))

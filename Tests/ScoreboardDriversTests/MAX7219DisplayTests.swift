@@ -190,7 +190,7 @@ import Testing
     var afterGlitch = MAX7219ChainDecoder(chipCount: 1)
     bench.display.show(GPIOFixtures.frame("12345679"), at: .milliseconds(61_000))
     afterGlitch.receive(bench.capture.newChanges())
-    #expect(afterGlitch.chips[0].writes == 13, "the whole chain, not the one digit")
+    #expect(afterGlitch.chips[0].writes == 14, "the changed digit, then every register")
     #expect(afterGlitch.chips[0].shownDigits == [0x7B, 0x70, 0x5F, 0x5B, 0x33, 0x79, 0x6D, 0x30])
     #expect(bench.display.refreshDueAt == .milliseconds(121_000))
   }

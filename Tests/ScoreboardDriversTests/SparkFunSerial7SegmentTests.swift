@@ -266,6 +266,23 @@ import Testing
     #expect(encoder.update(to: Fixtures.frame(text, brightness: 3, colons: colons)).isEmpty)
   }
 
+  /// A frame that carries the refresh sends its changes first, as an update would, so
+  /// that they land as early as without the refresh; then every other digit and the
+  /// points, each once.
+  @Test func aRefreshSendsTheChangesFirst() {
+    var encoder = SparkFunSerial7Segment()
+    _ = encoder.initialize(showing: Fixtures.frame("1234", brightness: 3))
+    var withoutRefresh = encoder
+    let update = withoutRefresh.update(to: Fixtures.frame("1235", brightness: 3))
+    let bytes = encoder.refresh(showing: Fixtures.frame("1235", brightness: 3))
+    #expect(update.count == 2)
+    #expect(bytes.starts(with: update))
+    #expect(bytes.count == 10, "four digits and the points, each once: \(bytes)")
+    var powerCycled = SerialSevenSegmentEmulator()
+    powerCycled.receive(bytes)
+    expectShows(try! SegmentFont.cells(for: "1235"), on: powerCycled, step: 1)
+  }
+
   /// A brightness that changes with a refresh goes out once, with it.
   @Test func aRefreshCarriesABrightnessChange() {
     var encoder = SparkFunSerial7Segment()
