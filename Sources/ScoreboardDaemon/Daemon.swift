@@ -108,7 +108,6 @@ public final class Daemon {
       control?.close()
       throw error
     }
-    devices.refreshesRideOnWatchdog = notifier.watchdogInterval != nil
     devices.onKeys = { [unowned self] events in
       // One strong reference for the call: each use of an unowned one checks and takes
       // its own.

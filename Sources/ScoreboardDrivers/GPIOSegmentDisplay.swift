@@ -142,16 +142,16 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     return DeviceWait(deadline: nextKeyReadAt)
   }
 
-  /// When the periodic re-initialisation comes due, while the device answers and the
-  /// wire is free (a transfer's end makes the device called again).
+  /// When the periodic re-initialisation comes due, while the device answers and no
+  /// transfer is being played.
   public var refreshDueAt: Instant? {
-    outage == nil && transfer == nil && wanted != nil ? reinitializationDue : nil
+    outage == nil && !isPlaying ? reinitializationDue : nil
   }
 
   /// Re-initialises the device if that is due: at once, or after the transfer being
   /// played.
   public func refreshIfDue(at now: Instant) {
-    guard outage == nil, wanted != nil, let due = reinitializationDue, now >= due else { return }
+    guard outage == nil, let due = reinitializationDue, now >= due else { return }
     if transfer != nil {
       wantedIsNewer = true
     } else {
@@ -197,7 +197,8 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
     keyReads.removeAll()
   }
 
-  /// When the next periodic re-initialisation is due; nil for never.
+  /// When the next periodic re-initialisation is due; nil for never, or before the
+  /// device was first initialised.
   private var reinitializationDue: Instant? {
     guard let interval = encoder.reinitializeInterval, let initializedAt else { return nil }
     return initializedAt + interval

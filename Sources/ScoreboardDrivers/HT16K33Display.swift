@@ -77,8 +77,9 @@ public final class HT16K33Display: SegmentDisplay {
 
   /// When the periodic re-initialisation comes due, while the chip answers.
   public var refreshDueAt: Instant? {
-    guard outage == nil, wanted != nil, let interval = reinitializeInterval, let initializedAt
-    else { return nil }
+    guard outage == nil, let interval = reinitializeInterval, let initializedAt else {
+      return nil
+    }
     return initializedAt + interval
   }
 

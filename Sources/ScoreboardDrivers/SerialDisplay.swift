@@ -40,8 +40,9 @@ public final class SerialDisplay: SegmentDisplay {
   /// nanoseconds (a frame's check needs no 128-bit division of a `Duration`); nil for
   /// never.
   private let reinitializeNanoseconds: Int64?
-  /// When the device was last sent all it shows: initialised or refreshed.
-  private var sentWholeAt = Instant.zero
+  /// When all the device shows is next sent again: `reinitializeNanoseconds` after it
+  /// was last sent whole (initialised or refreshed); nil before that, or never.
+  private var nextRefreshAt: Instant?
 
   /// Bytes sent that the device must acknowledge.
   private struct AwaitedAnswer {
@@ -101,10 +102,7 @@ public final class SerialDisplay: SegmentDisplay {
   /// while the port is open and no frame waits for the wire (that frame takes the
   /// refresh along).
   public var refreshDueAt: Instant? {
-    guard outage == nil, wanted != nil, !hasNewFrame, let reinitializeNanoseconds else {
-      return nil
-    }
-    return sentWholeAt.advanced(byNanoseconds: reinitializeNanoseconds)
+    outage == nil && !hasNewFrame ? nextRefreshAt : nil
   }
 
   /// Sends all the device shows again if that is due.
@@ -116,8 +114,13 @@ public final class SerialDisplay: SegmentDisplay {
 
   /// Whether the next frame sent is to carry all the device shows.
   private func refreshIsDue(at now: Instant) -> Bool {
-    guard let reinitializeNanoseconds else { return false }
-    return now >= sentWholeAt.advanced(byNanoseconds: reinitializeNanoseconds)
+    guard let nextRefreshAt else { return false }
+    return now >= nextRefreshAt
+  }
+
+  /// Notes that all the device shows was sent at `now`.
+  private func noteSentWhole(at now: Instant) {
+    nextRefreshAt = reinitializeNanoseconds.map { now.advanced(byNanoseconds: $0) }
   }
 
   public var waitingFor: DeviceWait {
@@ -218,10 +221,10 @@ public final class SerialDisplay: SegmentDisplay {
     // `pending` is empty here: the frame's bytes go into its buffer, kept from the last.
     if needsInitialization {
       pending = encoder.initialize(showing: wanted)
-      sentWholeAt = now
+      noteSentWhole(at: now)
     } else if refreshIsDue(at: now) {
       pending = encoder.refresh(showing: wanted)
-      sentWholeAt = now
+      noteSentWhole(at: now)
     } else {
       encoder.update(to: wanted, appendingTo: &pending)
     }
