@@ -2,6 +2,7 @@
 import LinuxIO
 import ProtocolDecoders
 import ScoreboardCore
+import TestSupport
 
 /// A program under test: scoreboardd, the Python peer, or the C floor.
 enum Subject: String, CaseIterable {
@@ -648,18 +649,7 @@ final class Instance {
 
   private static func datagramSocket(boundTo path: String) throws -> CInt {
     let socket = Glibc.socket(AF_UNIX, CInt(SOCK_DGRAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() {
-        raw[index] = byte
-      }
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let bound = withUnixSocketAddress(of: path) { bind(socket, $0, $1) }
     guard socket >= 0, bound == 0 else { throw BenchmarkError(description: "bind \(path)") }
     return socket
   }

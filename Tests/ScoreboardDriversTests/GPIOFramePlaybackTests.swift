@@ -309,11 +309,23 @@ import Testing
     #expect(chip.violations.isEmpty)
   }
 
-  @Test func thePeriodicReinitialisationWaitsForTheFrameBeingPlayed() throws {
+  /// A display set up again every second, that has played its first frame (`12 0`).
+  static func reinitialisedEverySecond() throws -> (bench: Bench, start: Instant) {
     var bench = try Bench(TM1637Protocol(cellCount: 4, reinitializeInterval: .seconds(1)))
     let start = bench.clock.time
     bench.show(GPIOFixtures.frame("12 0"))
     bench.playToEnd()
+    return (bench, start)
+  }
+
+  /// The update from `12 0` to `12 1`, then the whole initialisation showing `12 1`.
+  static let changeThenInitialisation: [[UInt8]] = [
+    [0x44], [0xC3, grids("1")[0]],
+    [0x40], [0xC0] + grids("12 1"), [0x8C],
+  ]
+
+  @Test func thePeriodicReinitialisationWaitsForTheFrameBeingPlayed() throws {
+    var (bench, start) = try Self.reinitialisedEverySecond()
     #expect(bench.display.refreshDueAt == start + .seconds(1))
     #expect(bench.display.waitingFor == .nothing)
 
@@ -329,11 +341,7 @@ import Testing
     #expect(bench.display.isPlaying)
     let reinitializedAt = bench.calls.last?.at ?? start
     bench.playToEnd()
-    #expect(
-      Array(bench.chip.transactions[before...]) == [
-        [0x44], [0xC3, Self.grids("1")[0]],
-        [0x40], [0xC0] + Self.grids("12 1"), [0x8C],
-      ])
+    #expect(Array(bench.chip.transactions[before...]) == Self.changeThenInitialisation)
     #expect(bench.chip.violations.isEmpty)
     #expect(bench.display.refreshDueAt == reinitializedAt + .seconds(1))
   }
@@ -341,28 +349,18 @@ import Testing
   /// A frame shown once the re-initialisation is due carries it: its change first, as
   /// without it, then the whole initialisation.
   @Test func aFrameShownOnceTheReinitialisationIsDuePlaysItsChangeFirst() throws {
-    var bench = try Bench(TM1637Protocol(cellCount: 4, reinitializeInterval: .seconds(1)))
-    let start = bench.clock.time
-    bench.show(GPIOFixtures.frame("12 0"))
-    bench.playToEnd()
+    var (bench, start) = try Self.reinitialisedEverySecond()
     let before = bench.chip.transactions.count
     bench.clock.time = start + .seconds(2)
     bench.show(GPIOFixtures.frame("12 1"))
     bench.playToEnd()
-    #expect(
-      Array(bench.chip.transactions[before...]) == [
-        [0x44], [0xC3, Self.grids("1")[0]],
-        [0x40], [0xC0] + Self.grids("12 1"), [0x8C],
-      ])
+    #expect(Array(bench.chip.transactions[before...]) == Self.changeThenInitialisation)
     #expect(bench.chip.violations.isEmpty)
     #expect(bench.display.refreshDueAt == start + .seconds(3))
   }
 
   @Test func aRefreshAskedForInMidFrameIsPlayedWhenTheFrameEnds() throws {
-    var bench = try Bench(TM1637Protocol(cellCount: 4, reinitializeInterval: .seconds(1)))
-    let start = bench.clock.time
-    bench.show(GPIOFixtures.frame("12 0"))
-    bench.playToEnd()
+    var (bench, start) = try Self.reinitialisedEverySecond()
     bench.clock.time = start + .seconds(1) - .milliseconds(1)
     bench.show(GPIOFixtures.frame("12 1"))
     let before = bench.chip.transactions.count
@@ -375,10 +373,8 @@ import Testing
     bench.call { display.refreshIfDue(at: $0) }
     bench.playToEnd()
     #expect(
-      Array(bench.chip.transactions[before...]) == [
-        [0x44], [0xC3, Self.grids("1")[0]],
-        [0x40], [0xC0] + Self.grids("12 1"), [0x8C],
-      ], "the frame whole, then the initialisation")
+      Array(bench.chip.transactions[before...]) == Self.changeThenInitialisation,
+      "the frame whole, then the initialisation")
     #expect(bench.chip.violations.isEmpty)
     #expect(bench.display.refreshDueAt.map { $0 > start + .seconds(2) } == true)
   }

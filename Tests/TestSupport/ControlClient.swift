@@ -27,18 +27,7 @@ public final class ControlClient {
   private static func connect(to path: String) -> CInt {
     let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return -1 }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() {
-        raw[index] = byte
-      }
-    }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let connected = withUnixSocketAddress(of: path) { Glibc.connect(fd, $0, $1) }
     guard connected == 0 else {
       let error = errno
       close(fd)

@@ -11,18 +11,8 @@ public final class NotifyReceiver {
   public init(folder: String) throws {
     path = folder + "/notify"
     socket = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() {
-        raw[index] = byte
-      }
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let socket = socket
+    let bound = withUnixSocketAddress(of: path) { bind(socket, $0, $1) }
     guard bound == 0 else { throw SpawnError(message: "cannot bind \(path): errno \(errno)") }
   }
 
