@@ -108,6 +108,7 @@ public final class Daemon {
       control?.close()
       throw error
     }
+    devices.refreshesRideOnWatchdog = notifier.watchdogInterval != nil
     devices.onKeys = { [unowned self] events in
       // One strong reference for the call: each use of an unowned one checks and takes
       // its own.

@@ -27,6 +27,8 @@ final class Devices {
     var waitMayHaveChanged = true
     /// The deadline of what it waited for then.
     var waitDeadline: Instant?
+    /// When its periodic refresh was due then, if the loop wakes for it.
+    var refreshDeadline: Instant?
     /// Whether the display was online after the last call to it.
     var wasOnline: Bool
 
@@ -101,6 +103,10 @@ final class Devices {
   /// called, since the last `onlineChanges()`. A device changes only when it is called,
   /// so the loop does not ask every device on every wakeup.
   private var onlineMayHaveChanged = true
+
+  /// Whether the displays' periodic refreshes wait for the watchdog's pings
+  /// (`refreshDue(at:)`) rather than waking the loop themselves.
+  var refreshesRideOnWatchdog = false
 
   /// Called with the key events a keypad read.
   var onKeys: (ArraySlice<KeyEvent>) -> Void = { _ in }
@@ -273,6 +279,10 @@ final class Devices {
         output.display.service([], at: now)
         noteCalled(output)
       }
+      if let deadline = output.refreshDeadline, deadline <= now {
+        output.display.refreshIfDue(at: now)
+        noteCalled(output)
+      }
     }
     for input in inputs where !input.isClosed {
       if let deadline = input.waitDeadline, deadline <= now {
@@ -307,8 +317,10 @@ final class Devices {
           }
         }
         output.waitDeadline = wait.deadline
+        output.refreshDeadline = refreshesRideOnWatchdog ? nil : output.display.refreshDueAt
       }
       note(output.waitDeadline)
+      note(output.refreshDeadline)
     }
     for horn in horns {
       note(horn.output.deadline)

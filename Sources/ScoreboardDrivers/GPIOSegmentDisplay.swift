@@ -143,7 +143,7 @@ public final class GPIOSegmentDisplay: SegmentDisplay {
   }
 
   /// When the periodic re-initialisation comes due, while the device answers and no
-  /// transfer is being played.
+  /// transfer is being played (a transfer's end makes the device called again).
   public var refreshDueAt: Instant? {
     outage == nil && !isPlaying ? reinitializationDue : nil
   }

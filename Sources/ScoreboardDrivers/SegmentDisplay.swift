@@ -25,12 +25,16 @@ public protocol SegmentDisplay: AnyObject {
   /// its deadline has come (then `events` is empty).
   func service(_ events: PollLoop.Events, at now: Instant)
 
-  /// Sends again all the display shows if its periodic refresh is due: for a device
-  /// that lost power by itself and came back blank without telling.
+  /// When the display's periodic refresh comes due: all it shows sent again, for a
+  /// device that lost power by itself and came back blank without telling. Nil when
+  /// none is due (the device is offline, or has nothing to show yet) or ever.
   ///
-  /// The refresh is never a deadline of `waitingFor`: the daemon calls this on wakeups
-  /// it makes anyway (the watchdog's pings), and a frame shown once it is due takes it
-  /// along, so that refreshing an idle board wakes nothing.
+  /// The refresh is not a deadline of `waitingFor`: under systemd the daemon lets it
+  /// ride on the watchdog's pings, a wakeup it makes anyway, and a frame shown once it is
+  /// due takes it along. Only without a watchdog does the loop wake for it.
+  var refreshDueAt: Instant? { get }
+
+  /// Sends again all the display shows, if its periodic refresh is due.
   func refreshIfDue(at now: Instant)
 
   /// Whether the display's device is reachable now.
@@ -49,6 +53,8 @@ extension SegmentDisplay {
   public var waitingFor: DeviceWait { .nothing }
 
   public func service(_ events: PollLoop.Events, at now: Instant) {}
+
+  public var refreshDueAt: Instant? { nil }
 
   public func refreshIfDue(at now: Instant) {}
 

@@ -241,21 +241,37 @@ import Testing
     #expect(gaps.allSatisfy { $0 == .seconds(5) }, "the pings alone: \(wakeups)")
   }
 
-  /// Without a watchdog an idle board makes no wakeup at all, not even for its
-  /// displays' refresh: the next frame a display is given carries it, its change first.
-  @Test func withoutAWatchdogTheRefreshWaitsForTheNextFrame() throws {
+  /// Without a watchdog the loop wakes for each display's refresh itself, and for
+  /// nothing else; a display's next frame carries its refresh, its change first.
+  @Test func withoutAWatchdogTheLoopWakesForTheRefreshAlone() throws {
     let harness = try DaemonHarness(extra: Self.reinitialisedClock)
     try harness.advance(by: .seconds(1))
-    #expect(harness.daemon.nextDeadline == nil, "an idle board sleeps")
-    harness.clock.time = harness.clock.now() + .seconds(120)
-    try harness.settle()
-    #expect(harness.daemon.nextDeadline == nil)
-
+    let lines = try #require(harness.lines(of: "GPIO5"))
+    var chain = MAX7219ChainDecoder(chipCount: 1)
+    chain.receive(lines.transitions.map { (line: $0.line, high: $0.value) })
+    let initialisation = chain.chips[0].writes
+    let alreadyDecoded = lines.transitions.count
+    let start = harness.clock.now()
     let bytesBefore = harness.bytesOnWire
+
+    var wakeups: [Instant] = []
+    while let deadline = harness.daemon.nextDeadline, deadline <= start + .seconds(130) {
+      wakeups.append(deadline)
+      try harness.advance(to: deadline)
+    }
+    chain.receive(
+      lines.transitions.dropFirst(alreadyDecoded).map { (line: $0.line, high: $0.value) })
+    #expect(chain.chips[0].writes == 3 * initialisation, "set up again twice, in full")
+    #expect(harness.bytesOnWire - bytesBefore >= 2 * 10, "the S7S's digits and points, twice")
+    #expect(wakeups.count == 4, "the two displays' refreshes alone: \(wakeups)")
+
+    // The S7S's next refresh is due 60 s after its last: a key then carries it.
+    harness.clock.time = harness.clock.now() + .seconds(59)
+    let bytesBeforeKey = harness.bytesOnWire
     try harness.press("KEY_KPPLUS")
     try harness.advance(by: .milliseconds(100))
     #expect(harness.shows == " 1 0")
-    #expect(harness.bytesOnWire - bytesBefore == 10, "the change, then the rest")
+    #expect(harness.bytesOnWire - bytesBeforeKey == 10, "the change, then the rest")
   }
 
   /// The loop takes no step for most releases; a horn key's is one it must take.
