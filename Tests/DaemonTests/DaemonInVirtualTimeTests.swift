@@ -206,6 +206,35 @@ import Testing
     length = 10:00
     """
 
+  /// What 130 s of an idle `reinitialisedClock` board did: each instant the loop woke,
+  /// how many times the MAX7219 was set up again in full, and the S7S's bytes.
+  static func idleFor130Seconds(_ harness: DaemonHarness) throws -> (
+    wakeups: [Instant], setUps: Int, s7sBytes: Int
+  ) {
+    try harness.advance(by: .seconds(1))
+    let lines = try #require(harness.lines(of: "GPIO5"))
+    var chain = MAX7219ChainDecoder(chipCount: 1)
+    chain.receive(lines.transitions.map { (line: $0.line, high: $0.value) })
+    let initialisation = chain.chips[0].writes
+    #expect(initialisation > 4)
+    let alreadyDecoded = lines.transitions.count
+    let start = harness.clock.now()
+    let bytesBefore = harness.bytesOnWire
+
+    var wakeups: [Instant] = []
+    while let deadline = harness.daemon.nextDeadline, deadline <= start + .seconds(130) {
+      wakeups.append(deadline)
+      try harness.advance(to: deadline)
+    }
+    chain.receive(
+      lines.transitions.dropFirst(alreadyDecoded).map { (line: $0.line, high: $0.value) })
+    #expect(chain.violations.isEmpty)
+    #expect(harness.shows == " 0 0")
+    let writesSince = chain.chips[0].writes - initialisation
+    #expect(writesSince % initialisation == 0, "whole set-ups only: \(writesSince) writes")
+    return (wakeups, writesSince / initialisation, harness.bytesOnWire - bytesBefore)
+  }
+
   /// Under systemd's watchdog, the displays of an idle board are set up again in full
   /// at the first ping (every 5 s) after their interval: the pings stay the loop's only
   /// wakeups.
@@ -215,55 +244,21 @@ import Testing
     let harness = try DaemonHarness(
       folder: folder, extra: Self.reinitialisedClock,
       systemd: ["NOTIFY_SOCKET": receiver.path, "WATCHDOG_USEC": "10000000"])
-    try harness.advance(by: .seconds(1))
-    let lines = try #require(harness.lines(of: "GPIO5"))
-    var chain = MAX7219ChainDecoder(chipCount: 1)
-    chain.receive(lines.transitions.map { (line: $0.line, high: $0.value) })
-    let initialisation = chain.chips[0].writes
-    let alreadyDecoded = lines.transitions.count
-    let start = harness.clock.now()
-    let bytesBefore = harness.bytesOnWire
-
-    var wakeups: [Instant] = []
-    while let deadline = harness.daemon.nextDeadline, deadline <= start + .seconds(130) {
-      wakeups.append(deadline)
-      try harness.advance(to: deadline)
-    }
-    chain.receive(
-      lines.transitions.dropFirst(alreadyDecoded).map { (line: $0.line, high: $0.value) })
-
-    #expect(initialisation > 4)
-    #expect(chain.chips[0].writes == 3 * initialisation, "set up again twice, in full")
-    #expect(chain.violations.isEmpty)
-    #expect(harness.bytesOnWire - bytesBefore >= 2 * 10, "the S7S's digits and points, twice")
-    #expect(harness.shows == " 0 0")
-    let gaps = zip(wakeups.dropFirst(), wakeups).map { $0 - $1 }
-    #expect(gaps.allSatisfy { $0 == .seconds(5) }, "the pings alone: \(wakeups)")
+    let idle = try Self.idleFor130Seconds(harness)
+    #expect(idle.setUps == 2, "set up again twice, in full")
+    #expect(idle.s7sBytes >= 2 * 10, "the S7S's digits and points, twice")
+    let gaps = zip(idle.wakeups.dropFirst(), idle.wakeups).map { $0 - $1 }
+    #expect(gaps.allSatisfy { $0 == .seconds(5) }, "the pings alone: \(idle.wakeups)")
   }
 
   /// Without a watchdog the loop wakes for each display's refresh itself, and for
   /// nothing else; a display's next frame carries its refresh, its change first.
   @Test func withoutAWatchdogTheLoopWakesForTheRefreshAlone() throws {
     let harness = try DaemonHarness(extra: Self.reinitialisedClock)
-    try harness.advance(by: .seconds(1))
-    let lines = try #require(harness.lines(of: "GPIO5"))
-    var chain = MAX7219ChainDecoder(chipCount: 1)
-    chain.receive(lines.transitions.map { (line: $0.line, high: $0.value) })
-    let initialisation = chain.chips[0].writes
-    let alreadyDecoded = lines.transitions.count
-    let start = harness.clock.now()
-    let bytesBefore = harness.bytesOnWire
-
-    var wakeups: [Instant] = []
-    while let deadline = harness.daemon.nextDeadline, deadline <= start + .seconds(130) {
-      wakeups.append(deadline)
-      try harness.advance(to: deadline)
-    }
-    chain.receive(
-      lines.transitions.dropFirst(alreadyDecoded).map { (line: $0.line, high: $0.value) })
-    #expect(chain.chips[0].writes == 3 * initialisation, "set up again twice, in full")
-    #expect(harness.bytesOnWire - bytesBefore >= 2 * 10, "the S7S's digits and points, twice")
-    #expect(wakeups.count == 4, "the two displays' refreshes alone: \(wakeups)")
+    let idle = try Self.idleFor130Seconds(harness)
+    #expect(idle.setUps == 2, "set up again twice, in full")
+    #expect(idle.s7sBytes >= 2 * 10, "the S7S's digits and points, twice")
+    #expect(idle.wakeups.count == 4, "the two displays' refreshes alone: \(idle.wakeups)")
 
     // The S7S's next refresh is due 60 s after its last: a key then carries it.
     harness.clock.time = harness.clock.now() + .seconds(59)
