@@ -150,12 +150,15 @@ public final class BackgroundFileWriter {
       try? signal.close()
     }
 
+    /// Hands `next` to the thread, which is woken with the mutex free: woken while the
+    /// caller held it, the thread ran at once only to wait for it, and the caller's
+    /// round was interrupted twice.
     func post(_ next: Job) {
       pthread_mutex_lock(mutex)
       job = next
       wakes = next.waking
-      pthread_cond_broadcast(condition)
       pthread_mutex_unlock(mutex)
+      pthread_cond_broadcast(condition)
     }
 
     /// Takes the result, if there is one; without one, `orWake` makes the job wake the

@@ -280,11 +280,33 @@ public final class TwoSlotFile: @unchecked Sendable {
 
   /// The first line and `contents`, without the slot's filling.
   static func slot(holding contents: [UInt8], sequence: UInt64) -> [UInt8] {
-    var checksum = String(fnv1a(contents), radix: 16)
-    checksum = String(repeating: "0", count: 16 - checksum.count) + checksum
-    var slot = Array("slot \(sequence) \(contents.count) \(checksum)\n".utf8)
+    var slot = magic
+    slot.reserveCapacity(longestHeader + contents.count)
+    appendDecimal(sequence, to: &slot)
+    slot.append(UInt8(ascii: " "))
+    appendDecimal(UInt64(contents.count), to: &slot)
+    slot.append(UInt8(ascii: " "))
+    let checksum = fnv1a(contents)
+    for shift in stride(from: 60, through: 0, by: -4) {
+      slot.append(hexDigits[Int(truncatingIfNeeded: checksum >> UInt64(shift)) & 0xF])
+    }
+    slot.append(UInt8(ascii: "\n"))
     slot += contents
     return slot
+  }
+
+  /// The digits of a checksum, lowercase.
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+
+  /// Appends `number` in decimal.
+  private static func appendDecimal(_ number: UInt64, to bytes: inout [UInt8]) {
+    let start = bytes.count
+    var rest = number
+    repeat {
+      bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+      rest /= 10
+    } while rest > 0
+    bytes[start...].reverse()
   }
 
   /// The size of a slot made for a version of `count` bytes: half as much again, for

@@ -114,7 +114,7 @@ public struct SavedState: Hashable, Sendable {
 
   /// The committed state of `board` (an open edit session is not part of it).
   public init(from board: Scoreboard, bootID: String? = nil) {
-    var values: [String: String] = [:]
+    var values = [String: String](minimumCapacity: board.spec.fields.count)
     var clocks: [String: ClockState] = [:]
     var penalties: [String: [Penalty]] = [:]
     var played: [String: Duration] = [:]
@@ -176,54 +176,99 @@ public struct SavedState: Hashable, Sendable {
   /// The text of the state file, fields sorted by name. Names and values are single
   /// words, as the configuration makes them.
   public func encoded() -> String {
-    var text = "# scoreboardd state; written by scoreboardd on every change\n"
-    text.reserveCapacity(512)
-    text += "version \(Self.version)\n"
+    String(decoding: encodedBytes(), as: UTF8.self)
+  }
+
+  /// `encoded()` as the bytes the file holds, made without a `String` in between: the
+  /// daemon encodes the state at every save.
+  public func encodedBytes() -> [UInt8] {
+    var text = StateText()
+    text.append("# scoreboardd state; written by scoreboardd on every change\n")
+    text.append("version ")
+    text.append(Self.version)
+    text.newline()
     if let brightness {
-      text += "brightness \(brightness)\n"
+      text.append("brightness ")
+      text.append(brightness)
+      text.newline()
     }
     if let isBlanked {
-      text += isBlanked ? "blank on\n" : "blank off\n"
+      text.append(isBlanked ? "blank on\n" : "blank off\n")
     }
     for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-      text += "field \(name) \(value)\n"
+      text.append("field ")
+      text.append(name)
+      text.space()
+      text.append(value)
+      text.newline()
     }
     if let bootID {
-      text += "boot \(bootID)\n"
+      text.append("boot ")
+      text.append(bootID)
+      text.newline()
     }
     for (name, clock) in clocks.sorted(by: { $0.key < $1.key }) {
-      let state = clock.startedAt.map { "running \($0.nanoseconds)" } ?? "stopped"
-      text += "clock \(name) \(clock.time.nanoseconds) \(state)\n"
+      text.append("clock ")
+      text.append(name)
+      text.space()
+      text.append(clock.time.nanoseconds)
+      if let startedAt = clock.startedAt {
+        text.append(" running ")
+        text.append(startedAt.nanoseconds)
+      } else {
+        text.append(" stopped")
+      }
+      text.newline()
     }
     for (name, base) in played.sorted(by: { $0.key < $1.key }) {
-      text += "played \(name) \(base.nanoseconds)\n"
+      text.append("played ")
+      text.append(name)
+      text.space()
+      text.append(base.nanoseconds)
+      text.newline()
     }
     for (name, list) in penalties.sorted(by: { $0.key < $1.key }) {
       for penalty in list {
-        let ended = penalty.endedAt.map { " \($0.nanoseconds)" } ?? ""
-        text += "penalty \(name) \(penalty.player) \(penalty.length.nanoseconds) "
-        text += "\(penalty.givenAt.nanoseconds)\(ended)\n"
+        text.append("penalty ")
+        text.append(name)
+        text.space()
+        text.append(penalty.player)
+        text.space()
+        text.append(penalty.length.nanoseconds)
+        text.space()
+        text.append(penalty.givenAt.nanoseconds)
+        if let endedAt = penalty.endedAt {
+          text.space()
+          text.append(endedAt.nanoseconds)
+        }
+        text.newline()
       }
     }
     for period in finishedPeriods.prefix(Self.maximumPeriods) {
-      text += "period \(period.period)"
+      text.append("period ")
+      text.append(period.period)
       for total in period.totals {
-        text += " \(total)"
+        text.space()
+        text.append(total)
       }
-      text += "\n"
+      text.newline()
     }
     for set in finishedSets.prefix(Self.maximumPeriods) {
-      text += "set"
+      text.append("set")
       for games in set {
-        text += " \(games)"
+        text.space()
+        text.append(games)
       }
-      text += "\n"
+      text.newline()
     }
     for command in Self.kept(commandReplies) {
-      text += "command \(PercentEncoding.word(command.id)) "
-      text += "\(PercentEncoding.word(command.reply))\n"
+      text.append("command ")
+      text.append(PercentEncoding.word(command.id))
+      text.space()
+      text.append(PercentEncoding.word(command.reply))
+      text.newline()
     }
-    return text
+    return text.bytes
   }
 
   /// The replies a file keeps of `replies`: the newest that fit its limits.

@@ -379,7 +379,7 @@ final class StateStore {
     let waking = pendingIsAnswered || health != .saved
     do {
       try writer.start(
-        Array(next.state.encoded().utf8), to: file, ticket: next.ticket, waking: waking)
+        next.state.encodedBytes(), to: file, ticket: next.ticket, waking: waking)
       inFlight = next
       inFlightWakes = waking
       pending = nil
@@ -443,7 +443,7 @@ final class StateStore {
   // MARK: - Writing
 
   private func write(_ state: SavedState, to path: String, at now: Instant) -> Bool {
-    let bytes = Array(state.encoded().utf8)
+    let bytes = state.encodedBytes()
     var result = attempt(bytes)
     if case .failure = result, replaceEntryThatIsNotAFile(at: path, now: now) {
       result = attempt(bytes)

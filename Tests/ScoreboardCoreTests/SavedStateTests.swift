@@ -231,4 +231,48 @@ import Testing
     #expect(read.commandReplies.last?.id == "id-299")
     #expect(read.commandReplies.first?.id == "id-172")
   }
+
+  @Test func everyKindOfLineIsWrittenWithItsNumbersInDecimal() throws {
+    var state = SavedState(
+      values: ["home": "0", "away": "107"], brightness: 15, isBlanked: false,
+      clocks: [
+        "game": ClockState(
+          time: .nanoseconds(690_123_456_789), startedAt: Instant(nanoseconds: -42)),
+        "shot": ClockState(time: .zero),
+      ],
+      bootID: "0f4c3a6e-8d1b-4c7e-9a55-2b6f1e0d9c31",
+      commandReplies: [SavedState.CommandReply(id: "desk-7", reply: "ok")])
+    state.played = ["game": .nanoseconds(Int64.max)]
+    state.penalties = [
+      "home-penalties": [
+        Penalty(player: 17, length: .seconds(120), givenAt: .seconds(10)),
+        Penalty(player: 4, length: .seconds(120), givenAt: .zero, endedAt: .seconds(65)),
+      ]
+    ]
+    state.finishedPeriods = [SavedState.Period(period: "1", totals: [25, 0])]
+    state.finishedSets = [[25, 23], [9, 25]]
+
+    #expect(
+      state.encoded() == """
+        # scoreboardd state; written by scoreboardd on every change
+        version 2
+        brightness 15
+        blank off
+        field away 107
+        field home 0
+        boot 0f4c3a6e-8d1b-4c7e-9a55-2b6f1e0d9c31
+        clock game 690123456789 running -42
+        clock shot 0 stopped
+        played game 9223372036854775807
+        penalty home-penalties 17 120000000000 10000000000
+        penalty home-penalties 4 120000000000 0 65000000000
+        period 1 25 0
+        set 25 23
+        set 9 25
+        command desk-7 ok
+
+        """)
+    #expect(state.encodedBytes() == Array(state.encoded().utf8))
+    #expect(try SavedState(parsing: state.encoded()) == state)
+  }
 }
