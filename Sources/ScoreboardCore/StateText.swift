@@ -23,17 +23,7 @@ struct StateText {
 
   /// `number` in decimal, with a `-` when negative.
   mutating func append(_ number: Int64) {
-    if number < 0 {
-      bytes.append(UInt8(ascii: "-"))
-    }
-    // The magnitude is unsigned, so that Int64.min has one too.
-    var rest = number.magnitude
-    let start = bytes.count
-    repeat {
-      bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-      rest /= 10
-    } while rest > 0
-    bytes[start...].reverse()
+    bytes.appendDecimal(number)
   }
 
   mutating func space() {

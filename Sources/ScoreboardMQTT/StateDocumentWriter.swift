@@ -78,10 +78,10 @@ public struct StateDocumentWriter {
       document.append(contentsOf: ",\"sets\":\(sets)".utf8)
     }
     document.append(contentsOf: Self.brightness)
-    Self.appendDecimal(Int64(board.brightness), to: &document)
+    document.appendDecimal(Int64(board.brightness))
     document.append(contentsOf: board.isBlanked ? Self.blanked : Self.notBlanked)
     document.append(contentsOf: Self.publishedAt)
-    Self.appendDecimal(wallClockMilliseconds, to: &document)
+    document.appendDecimal(wallClockMilliseconds)
     document.append(UInt8(ascii: "}"))
   }
 
@@ -99,27 +99,6 @@ public struct StateDocumentWriter {
     String(
       decoding: bytes(of: board, at: now, wallClockMilliseconds: wallClockMilliseconds),
       as: UTF8.self)
-  }
-
-  /// Appends `value` in decimal, without making a string of it.
-  private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-    // The digits from the last, into the end of 24 bytes (an Int64 has at most 20 with
-    // its sign).
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      var rest = value.magnitude
-      var start = buffer.count
-      repeat {
-        start -= 1
-        buffer[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-        rest /= 10
-      } while rest > 0
-      if value < 0 {
-        start -= 1
-        buffer[start] = UInt8(ascii: "-")
-      }
-      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
-    }
   }
 
   /// One field's part of the document, and what it was written from.
