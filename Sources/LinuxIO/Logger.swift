@@ -230,6 +230,8 @@ public final class LogSink: Sendable {
   private func writeHeld(stopHolding: Bool) {
     let bytes: [UInt8]? = state.withLock { state in
       guard var held = state.held else { return nil }
+      // Most rounds log nothing: their held lines stay as they are.
+      if held.isEmpty, state.droppedWhileHeld == 0, !stopHolding { return nil }
       state.held = stopHolding ? nil : []
       if state.droppedWhileHeld > 0 {
         held += Array(

@@ -242,12 +242,13 @@ public final class PollLoop {
       }
       let polled = watches
       let count = try wait(polled, timeout: nil)
-      let timerFired = (0..<count).contains { readyKeys[$0] == Self.timerKey }
-      now = MonotonicClock.now()
-      let called = callHandlers(polled, count)
-      if timerFired, onTheInstant {
-        wakeLatency.observe(lateness: now - wakeAt)
+      if onTheInstant {
+        now = MonotonicClock.now()
+        if (0..<count).contains(where: { readyKeys[$0] == Self.timerKey }) {
+          wakeLatency.observe(lateness: now - wakeAt)
+        }
       }
+      let called = callHandlers(polled, count)
       guard called == 0, onTheInstant else { return called }
     }
     // The last stretch, awake: the descriptors are checked without sleeping until the
@@ -310,25 +311,25 @@ public final class PollLoop {
   /// handler removed or replaced its watch. Returns how many it called.
   private func callHandlers(_ polled: [Watch], _ count: Int) -> Int {
     var called = 0
-    for watch in polled {
+    // By index, each member read in place: a copy of a watch would retain its handler.
+    for position in polled.indices {
+      let serial = polled[position].serial
       let events: Events
-      switch watch.kind {
+      switch polled[position].kind {
       case .listed:
-        guard let index = (0..<count).first(where: { readyKeys[$0] == watch.serial }) else {
+        guard let index = (0..<count).first(where: { readyKeys[$0] == serial }) else {
           continue
         }
         events = Events(rawValue: Int16(truncatingIfNeeded: readyEvents[index]))
       case .alwaysReady:
         // What `poll` says of a file with no wait queue: readable and writable.
-        events = watch.events.intersection([.readable, .writable])
+        events = polled[position].events.intersection([.readable, .writable])
       case .notOpen:
         events = .invalid
       }
-      guard !events.isEmpty,
-        let current = watches.first(where: { $0.descriptor == watch.descriptor }),
-        current.serial == watch.serial
+      guard !events.isEmpty, let current = watches.firstIndex(where: { $0.serial == serial })
       else { continue }
-      current.handler(events)
+      watches[current].handler(events)
       called += 1
     }
     return called

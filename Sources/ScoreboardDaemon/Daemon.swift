@@ -56,6 +56,17 @@ public final class Daemon {
   private var restoredCommandReplies: [SavedState.CommandReply] = []
   /// What waits for a background save to end: answers that promise a saved change.
   private var saveWaiters: [(ticket: UInt64, then: (_ unsavedReason: String?) -> Void)] = []
+  /// When what a round's end looks after (all but the devices) next has something due,
+  /// as the last round's start worked it out.
+  private var housekeepingDeadline: Instant?
+  /// The last round only read keys that no keymap acts on (a key's release, read
+  /// alone): it changed nothing of what `housekeepingDeadline` covers, and the next
+  /// round waits for the same one without working it out again.
+  private var housekeepingIsKept = false
+  /// This round's keypads read keys that no keymap acts on.
+  private var roundReadIgnoredKeys = false
+  /// This round took a step of the logic.
+  private var roundStepped = false
 
   /// What the steps of a held round left to do at its end.
   private struct HeldRound {
@@ -114,7 +125,10 @@ public final class Daemon {
       // its own.
       let daemon = self
       // A key's release read alone (a keypad's usual second read) mostly does nothing.
-      guard events.contains(where: { daemon.logic.acts(on: $0) }) else { return }
+      guard events.contains(where: { daemon.logic.acts(on: $0) }) else {
+        daemon.roundReadIgnoredKeys = true
+        return
+      }
       daemon.carryOut(.keys(events))
     }
     adoptStore()
@@ -183,24 +197,40 @@ public final class Daemon {
       return
     }
     logger.sink.flush()
+    if !housekeepingIsKept {
+      housekeepingDeadline = housekeepingDue
+    }
+    housekeepingIsKept = false
+    let deadline = Self.earlier(devices.watch(), housekeepingDeadline)
+    roundReadIgnoredKeys = false
+    roundStepped = false
+    let called: Int
     do {
       if longestWait == nil, clock.isKernelMonotonic {
         // A kernel timer set to the deadline itself; the board's (a clock's text
         // changing) is met on its instant.
-        let deadline = nextDeadline
-        try loop.runOnce(
+        called = try loop.runOnce(
           until: deadline?.nanoseconds, onTheInstant: deadline != nil && deadline == boardDeadline)
       } else {
-        var timeout = nextDeadline.map { max($0 - clock.now(), .zero) }
+        var timeout = deadline.map { max($0 - clock.now(), .zero) }
         if let longestWait {
           timeout = min(timeout ?? longestWait, longestWait)
         }
-        try loop.runOnce(timeout: timeout)
+        called = try loop.runOnce(timeout: timeout)
       }
     } catch {
       throw DaemonError("poll failed: \(error)", exitCode: .software)
     }
     let now = clock.now()
+    // A round whose one wakeup read keys no keymap acts on, before anything was due,
+    // changed nothing the rest of the round looks after: half of a keypad's reads are
+    // such releases.
+    if called == 1, roundReadIgnoredKeys, !roundStepped, !devices.mayHaveOnlineChanges,
+      deadline.map({ now < $0 }) ?? true
+    {
+      housekeepingIsKept = true
+      return
+    }
     if let deadline = boardDeadline, deadline <= now {
       carryOut(.deadline)
     }
@@ -232,8 +262,15 @@ public final class Daemon {
   /// When the loop next has something due: the board's deadline, a device's, the state
   /// file's retry or the watchdog's ping; nil when it waits for input alone.
   public var nextDeadline: Instant? {
+    Self.earlier(devices.watch(), housekeepingDue)
+  }
+
+  /// When what a round's end looks after next has something due: the board's deadline,
+  /// the web's, the state file's, the status line's, the watchdog's ping or the broker
+  /// link's; nil when none waits for one.
+  private var housekeepingDue: Instant? {
     Self.earlier(
-      Self.earlier(Self.earlier(boardDeadline, devices.watch()), web?.deadline),
+      Self.earlier(boardDeadline, web?.deadline),
       Self.earlier(
         Self.earlier(Self.earlier(store.deadline, statusDeadline), reporter.nextWatchdogPing),
         mqtt?.deadline))
@@ -304,6 +341,8 @@ public final class Daemon {
     answer: ControlResponse?, changesState: Bool, save: StateStore.Progress
   ) {
     let now = clock.now()
+    roundStepped = true
+    housekeepingIsKept = false
     var reaction = DaemonLogic.Reaction()
     swap(&reaction, &reactionStorage)
     defer { swap(&reaction, &reactionStorage) }

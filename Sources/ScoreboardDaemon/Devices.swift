@@ -104,6 +104,10 @@ final class Devices {
   /// so the loop does not ask every device on every wakeup.
   private var onlineMayHaveChanged = true
 
+  /// A display or keypad may have gone offline or come back since the last
+  /// `onlineChanges()`.
+  var mayHaveOnlineChanges: Bool { onlineMayHaveChanged }
+
   /// Whether the displays' periodic refreshes wait for the watchdog's pings
   /// (`refreshDue(at:)`) rather than waking the loop themselves.
   var refreshesRideOnWatchdog = false

@@ -78,6 +78,30 @@ import Testing
     #expect(harness.shows == cursorOn)
   }
 
+  /// A key's release read alone, once the state file's held write is due and before the
+  /// round for it: the round that reads the release starts the write, as the round for
+  /// its deadline would have, and leaves nothing overdue.
+  @Test func aReleaseReadOnceAHeldWriteIsDueStartsTheWrite() throws {
+    let harness = try DaemonHarness()
+    try harness.advance(by: .milliseconds(100))
+    try harness.press("KEY_KPPLUS")
+    harness.clock.time = harness.clock.now() + .milliseconds(2)
+    // Written within the interval after the last write: held until it has passed.
+    try harness.key("KEY_KPPLUS", pressed: true)
+    try harness.settle()
+    let held = try #require(harness.daemon.nextDeadline)
+    #expect(held > harness.clock.now())
+    harness.clock.time = held + .milliseconds(1)
+    try harness.key("KEY_KPPLUS", pressed: false)
+    try harness.settle()
+    let overdue = harness.daemon.nextDeadline.map { $0 <= harness.clock.now() } ?? false
+    #expect(!overdue, "the held write's deadline \(held) is still due at \(harness.clock.now())")
+    let saved = try harness.runUntil {
+      harness.folder.readNewest("state")?.contains("field home 2\n") == true
+    }
+    #expect(saved, "\(harness.folder.readNewest("state") ?? "no state file")")
+  }
+
   /// The keys of a burst are saved together once the interval after the last write has
   /// passed, with the burst's last value.
   @Test func aBurstOfKeysIsSavedWithItsLastValue() throws {
