@@ -506,15 +506,23 @@ final class Instance {
   @discardableResult
   func drain() -> Int {
     var total = 0
-    var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
-      let count = read(master, &buffer, buffer.count)
+      let count = readOnce()
       guard count > 0 else { break }
-      bytesReceived += count
-      emulator.receive(Array(buffer[..<count]))
       total += count
     }
     return total
+  }
+
+  /// One read of what the subject wrote, given to the module; returns how many bytes (0
+  /// when none waited).
+  func readOnce() -> Int {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count = read(master, &buffer, buffer.count)
+    guard count > 0 else { return 0 }
+    bytesReceived += count
+    emulator.receive(Array(buffer[..<count]))
+    return count
   }
 
   /// Reads one byte if there is one.

@@ -63,10 +63,15 @@ final class DrainingReader: @unchecked Sendable {
         timeout = CInt(remaining / 1_000_000) + 1
       }
       guard poll(&entries, 2, timeout) > 0 else { continue }
-      let now = MonotonicClock.now()
-      if entries[0].revents != 0, instance.drain() > 0 {
-        arrivals.append(now)
+      if entries[0].revents != 0 {
+        // Each read that finds bytes is an arrival, stamped when it returns: bytes that
+        // come while the reader drains (the next key's answer) are found by a later read
+        // of the same drain, never dated before their key was written.
+        while instance.readOnce() > 0 {
+          arrivals.append(MonotonicClock.now())
+        }
       }
+      let now = MonotonicClock.now()
       if entries[1].revents != 0, stopping == nil {
         var lastWrite: Int64 = 0
         _ = withUnsafeMutableBytes(of: &lastWrite) {
