@@ -71,13 +71,12 @@ final class DrainingReader: @unchecked Sendable {
           arrivals.append(MonotonicClock.now())
         }
       }
-      let now = MonotonicClock.now()
       if entries[1].revents != 0, stopping == nil {
         var lastWrite: Int64 = 0
         _ = withUnsafeMutableBytes(of: &lastWrite) {
           read(stopPipe.read, $0.baseAddress, $0.count)
         }
-        stopping = (lastWrite, now + Self.lastAnswerTimeout)
+        stopping = (lastWrite, MonotonicClock.now() + Self.lastAnswerTimeout)
         entries[1].events = 0
       }
     }

@@ -225,7 +225,7 @@ public final class Daemon {
     // A round whose one wakeup read keys no keymap acts on, before anything was due,
     // changed nothing the rest of the round looks after: half of a keypad's reads are
     // such releases.
-    if called == 1, roundReadIgnoredKeys, !roundStepped, !devices.mayHaveOnlineChanges,
+    if called == 1, roundReadIgnoredKeys, !roundStepped, !devices.onlineMayHaveChanged,
       deadline.map({ now < $0 }) ?? true
     {
       housekeepingIsKept = true

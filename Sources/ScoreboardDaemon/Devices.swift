@@ -102,11 +102,7 @@ final class Devices {
   /// Whether the devices changed, or one of them went offline or came back when it was
   /// called, since the last `onlineChanges()`. A device changes only when it is called,
   /// so the loop does not ask every device on every wakeup.
-  private var onlineMayHaveChanged = true
-
-  /// A display or keypad may have gone offline or come back since the last
-  /// `onlineChanges()`.
-  var mayHaveOnlineChanges: Bool { onlineMayHaveChanged }
+  private(set) var onlineMayHaveChanged = true
 
   /// Whether the displays' periodic refreshes wait for the watchdog's pings
   /// (`refreshDue(at:)`) rather than waking the loop themselves.
