@@ -8,12 +8,18 @@ lets it warm up, then follows it instruction by instruction under gdb
 (key-path-trace.py) through its rounds: a key's press and its release, a game clock
 started, and its frames in tenths. It writes the functions they ran, in the order they
 first ran, one symbol per line, to Sources/scoreboardd/key-path.order, which the release
-link (Package.swift) places together at the start of the program's code.
+link (Package.swift) places together at the start of the program's code. After them come
+the program's data they read and wrote (type metadata, witness tables, globals), which
+the link places together at the start of each section of data the same way.
 
 The linker orders sections, not functions: a function that shares its section with
 others (most of the Swift standard library's compiled code is one section of 1.6 MB in
 libswiftCore.a) takes all of it to where it is named. Those functions are named last, so
-that the section comes after the key's path instead of in the middle of it.
+that the section comes after the key's path instead of in the middle of it. Data is
+coarser still: Swift gives each source file one section of each kind of data, so a
+datum named brings its file's section along. The data of the program's own modules is
+named first, then that of the standard library and the runtime, whose sections are
+large.
 
     python3 scripts/key-path-order.py [BINARY]
 
@@ -102,6 +108,39 @@ def symbols(binary):
         if len(fields) == 3 and fields[1] in "tTwW":
             found.append((int(fields[0], 16), fields[2]))
     return found
+
+
+def data_symbols(binary):
+    """The program's data with a size, sorted by address: (address, size, name)."""
+    listing = subprocess.run(
+        ["nm", "-n", "-S", "--defined-only", binary], capture_output=True, text=True, check=True
+    ).stdout
+    found = []
+    for line in listing.splitlines():
+        fields = line.split(maxsplit=3)
+        if len(fields) == 4 and fields[2] in "dDbBrRvV" and int(fields[1], 16) > 0:
+            found.append((int(fields[0], 16), int(fields[1], 16), fields[3]))
+    return found
+
+
+def data_order(offsets, table):
+    """The names of the data at `offsets` (from the program's start, in the order first
+    named): the program's own modules' first, then the rest."""
+    starts = [address for address, _, _ in table]
+    named, seen = [], set()
+    for offset in offsets:
+        index = bisect.bisect_right(starts, offset) - 1
+        if index < 0:
+            continue
+        address, size, name = table[index]
+        if offset < address + size and name not in seen:
+            seen.add(name)
+            named.append(name)
+
+    def own(name):
+        return name.startswith("sbl_") or re.search(r"\d(LinuxIO|Scoreboard[A-Za-z]*)", name)
+
+    return [name for name in named if own(name)] + [name for name in named if not own(name)]
 
 
 def shared_section_functions(table):
@@ -218,12 +257,14 @@ def main():
         os.close(writer)
 
     # The first line is where the program's first mapping starts; then the addresses of
-    # the instructions, in the order they first ran.
+    # the instructions, in the order they first ran; then `data` and the addresses of the
+    # memory they named.
     base = int(lines[0], 16)
+    data_start = lines.index("data")
     table = symbols(binary)
     addresses = [address for address, _ in table]
     order, seen = [], set()
-    for text in lines[1:]:
+    for text in lines[1:data_start]:
         offset = int(text, 16) - base
         index = bisect.bisect_right(addresses, offset) - 1
         if index < 0 or offset >= addresses[-1] + (1 << 20):
@@ -236,9 +277,14 @@ def main():
     order = [name for name in order if name not in shared] + [
         name for name in order if name in shared
     ]
+    named = (int(text, 16) - base for text in lines[data_start + 1 :])
+    data = data_order(named, data_symbols(binary))
     with open(OUTPUT, "w") as file:
-        file.write("\n".join(order) + "\n")
-    print(f"key-path-order: {len(order)} functions -> {os.path.relpath(OUTPUT, ROOT)}")
+        file.write("\n".join(order + data) + "\n")
+    print(
+        f"key-path-order: {len(order)} functions and {len(data)} data"
+        f" -> {os.path.relpath(OUTPUT, ROOT)}"
+    )
 
 
 if __name__ == "__main__":

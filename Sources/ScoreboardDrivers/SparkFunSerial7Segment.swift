@@ -130,9 +130,11 @@ public struct SparkFunSerial7Segment: SerialProtocol {
     return Shown(digits: digits, points: points, brightness: brightness)
   }
 
-  /// The module's brightness 0-100 for a frame brightness 0-15 (clamped to that range).
+  /// The module's brightness 0-100 for a frame brightness 0-15 (clamped to that range):
+  /// `level * 100 / 15` rounded to the nearest, in integers (no level falls halfway), so
+  /// that a frame reads no floating-point constants and calls nothing in libm.
   private static func moduleBrightness(_ level: Int) -> UInt8 {
     let clamped = min(max(level, 0), 15)
-    return UInt8((Double(clamped) * 100 / 15).rounded())
+    return UInt8((clamped * 100 + 7) / 15)
   }
 }
