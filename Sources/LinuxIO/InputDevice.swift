@@ -21,9 +21,6 @@ public final class InputDevice {
   private var buffer = [UInt8](repeating: 0, count: 65 * InputEvent.recordSize)
   /// How many bytes at the start of `buffer` begin a record the next read completes.
   private var partialCount = 0
-  /// The records of the latest read, as `readEvents()` returned them: the next read
-  /// uses their storage again once the caller has let go of them.
-  private var records: [InputEvent] = []
   private var isClosed = false
 
   /// The hint of a permission error on an input device.
@@ -126,17 +123,18 @@ public final class InputDevice {
     }
   }
 
-  /// Reads the records waiting, without blocking.
+  /// Reads the records waiting, without blocking, and calls `body` with each whole record
+  /// in turn, decoded where it was read: nothing is gathered into an array.
   ///
   /// A record cut short by a read (possible on a pipe, never on a device) is kept and
   /// completed by the next read.
   ///
-  /// - Returns: The whole records read, empty when none is waiting; nil at the end of
-  ///   the input (the writer of a FIFO closed it; a device never ends this way).
+  /// - Returns: False at the end of the input (the writer of a FIFO closed it; a device
+  ///   never ends this way); true otherwise, also when no record was waiting.
   /// - Throws: `IOError` naming `read` and the path; its errno is `.noSuchDevice` when
   ///   the device was unplugged.
-  public func readEvents() throws -> [InputEvent]? {
-    precondition(!isClosed, "readEvents() after close()")
+  public func readEvents(_ body: (InputEvent) -> Void) throws -> Bool {
+    precondition(!isClosed, "readEvents(_:) after close()")
     let recordSize = InputEvent.recordSize
     let kept = partialCount
     let count: Int
@@ -148,22 +146,20 @@ public final class InputDevice {
         try fileDescriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[kept...]))
       }
     } catch var error as IOError {
-      guard error.errno != .wouldBlock else { return [] }
+      guard error.errno != .wouldBlock else { return true }
       error.path = path
       throw error
     }
     #if STAGE_TIMES
       StageTimes.mark(.readEnded)
     #endif
-    guard count > 0 else { return nil }
+    guard count > 0 else { return false }
     let available = kept + count
     let wholeCount = available / recordSize
     partialCount = available - wholeCount * recordSize
-    records.removeAll(keepingCapacity: true)
     buffer.withUnsafeMutableBytes { bytes in
       for index in 0..<wholeCount {
-        records.append(
-          InputEvent(record: UnsafeRawPointer(bytes.baseAddress! + index * recordSize)))
+        body(InputEvent(record: UnsafeRawPointer(bytes.baseAddress! + index * recordSize)))
       }
       // The start of a record the next read completes moves to the front.
       if partialCount > 0 {
@@ -171,7 +167,7 @@ public final class InputDevice {
           from: bytes.baseAddress! + wholeCount * recordSize, byteCount: partialCount)
       }
     }
-    return records
+    return true
   }
 
   /// Closes the descriptor, which also ends a grab; calling it again does nothing.

@@ -32,9 +32,9 @@ struct EvdevKeyDecoder {
   private var down: [(code: UInt16, key: Key)] = []
   /// Events were dropped: discard up to the next `SYN_REPORT`.
   private var isDiscarding = false
-  /// The key events of the latest `decode`: the next one uses their storage again once
-  /// the caller has let go of them.
-  private var keyEvents: [KeyEvent] = []
+  /// The key events of the read being decoded (since `beginRead()`): the next read
+  /// uses their storage again once the caller has let go of them.
+  private(set) var keyEvents: [KeyEvent] = []
 
   /// A decoder for a device whose keys in `keysDown` are held now: their presses are not
   /// reported, their releases are.
@@ -52,27 +52,26 @@ struct EvdevKeyDecoder {
     down.reserveCapacity(4)
   }
 
-  /// The key events of `events`, read at `readTime`. `keysDown` reads the keys down
-  /// now, after events were dropped.
-  mutating func decode(
-    _ events: [InputEvent], readAt readTime: Instant, keysDown: () -> Set<UInt16>
-  ) -> [KeyEvent] {
+  /// Starts the key events of a new read: those of the last one are dropped.
+  mutating func beginRead() {
     keyEvents.removeAll(keepingCapacity: true)
-    for event in events {
-      let time = usesEventTimes ? Instant(nanoseconds: event.timestamp) : readTime
-      let isReport = event.type == .synchronization && event.code == InputEvent.report
-      if isDiscarding {
-        if isReport {
-          isDiscarding = false
-          keyEvents += resynchronize(keysDown: keysDown(), at: time)
-        }
-      } else if event.type == .synchronization, event.code == InputEvent.dropped {
-        isDiscarding = true
-      } else if event.type == .key, let keyEvent = decodeKey(event, at: time) {
-        keyEvents.append(keyEvent)
+  }
+
+  /// Decodes `event`, read at `readTime`, and appends the key events it makes to
+  /// `keyEvents`. `keysDown` reads the keys down now, after events were dropped.
+  mutating func decode(_ event: InputEvent, readAt readTime: Instant, keysDown: () -> Set<UInt16>) {
+    let time = usesEventTimes ? Instant(nanoseconds: event.timestamp) : readTime
+    let isReport = event.type == .synchronization && event.code == InputEvent.report
+    if isDiscarding {
+      if isReport {
+        isDiscarding = false
+        keyEvents += resynchronize(keysDown: keysDown(), at: time)
       }
+    } else if event.type == .synchronization, event.code == InputEvent.dropped {
+      isDiscarding = true
+    } else if event.type == .key, let keyEvent = decodeKey(event, at: time) {
+      keyEvents.append(keyEvent)
     }
-    return keyEvents
   }
 
   /// Releases every key believed down: the device is gone.

@@ -121,14 +121,17 @@ public final class EvdevKeypad: Keypad {
   public func readEvents(at time: Instant) throws -> [KeyEvent] {
     precondition(!isClosed, "readEvents(at:) after close()")
     if let device {
-      let records: [InputEvent]?
+      decoder.beginRead()
+      let isOpen: Bool
       do {
-        records = try device.readEvents()
+        isOpen = try device.readEvents { event in
+          decoder.decode(event, readAt: time) { keysDown(of: device) }
+        }
       } catch let error as IOError where error.errno == .noSuchDevice {
-        records = nil
+        isOpen = false
       }
-      guard let records else { return try unplugged(at: time) }
-      return decoder.decode(records, readAt: time) { keysDown(of: device) }
+      guard isOpen else { return try unplugged(at: time) }
+      return decoder.keyEvents
     }
     if let watcher, !(try watcher.readChanges()).isEmpty {
       connectIfPresent(at: time)

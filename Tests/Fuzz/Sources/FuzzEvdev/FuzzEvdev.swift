@@ -6,12 +6,12 @@ import ScoreboardCore
 
 /// Bytes as an input device, or a FIFO standing in for one, delivers them: `struct
 /// input_event` records of `InputEvent.recordSize` bytes, read in chunks as
-/// `InputDevice.readEvents()` returns them, decoded by `EvdevKeyDecoder` and carried
+/// `InputDevice.readEvents(_:)` hands them over, decoded by `EvdevKeyDecoder` and carried
 /// through a keymap into a `Scoreboard` at whatever times they carry.
 ///
 /// The first byte chooses: bit 0 ignores NumLock, bit 1 uses the records' own timestamps
 /// (else the time of each read), bits 2-3 the board, bits 4-6 the records per read (1 to
-/// 64, the most `InputDevice.readEvents()` takes). A trailing partial record is left
+/// 64, the most `InputDevice.readEvents(_:)` takes). A trailing partial record is left
 /// over, as a read would keep it. The keys the
 /// decoder reads as down, at the start and after `SYN_DROPPED`, are those pressed in the
 /// chunk being read.
@@ -40,7 +40,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var readTime = Instant.zero
   for chunk in chunks {
     readTime = readTime + .milliseconds(7)
-    for event in decoder.decode(Array(chunk), readAt: readTime, keysDown: { pressed(in: chunk) }) {
+    decoder.beginRead()
+    for record in chunk {
+      decoder.decode(record, readAt: readTime) { pressed(in: chunk) }
+    }
+    for event in decoder.keyEvents {
       board.handle(event)
     }
     board.settle(after: readTime)
