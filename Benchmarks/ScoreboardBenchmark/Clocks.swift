@@ -47,6 +47,10 @@ struct ClockChange {
   var expected: Int64
   /// When the first byte of the change came out of the master side, minus `expected`.
   var lag: Int64
+  /// The text skipped a value: the change came so late that the next one followed
+  /// within the burst's gap, or the daemon drew the later value at once. It is timed
+  /// from the value due first, whose bytes came first.
+  var skipped = false
 }
 
 /// The clock scenario's figures.
@@ -92,6 +96,9 @@ final class ClockWatch {
   private var burstBytes = 0
   private var bytesBefore = 0
   private(set) var lastText = ""
+  /// The time the module last showed in the clock's current run; nil before its first
+  /// change.
+  private var lastShown: Int64?
   /// When the clock showed zero, so that it is set and started again.
   private(set) var zeroAt: Int64?
   static let gap: Int64 = 20_000_000
@@ -135,9 +142,15 @@ final class ClockWatch {
     guard text != lastText else { return }
     lastText = text
     guard let shown = clock.shownTime(text), let period, shown < period.time else { return }
-    let expected = period.start + (period.time - shown)
+    // The value due first after the last one shown: a burst whose text skipped values is
+    // timed from it, so that a change that ran into the next is not dated by the later
+    // one's instant (which read as early).
+    let step: Int64 = clock.showsTenths ? 100_000_000 : 1_000_000_000
+    let due = max(shown, (lastShown ?? period.time) - step)
+    lastShown = shown
+    let expected = period.start + (period.time - due)
     if recording {
-      changes.append(ClockChange(expected: expected, lag: start - expected))
+      changes.append(ClockChange(expected: expected, lag: start - expected, skipped: due != shown))
       bytesInChanges += bytes
     }
     if shown == 0 {
@@ -163,6 +176,7 @@ final class ClockWatch {
       throw BenchmarkError(description: "no running clock in the state file")
     }
     period = (start: start.nanoseconds, time: clock.time.nanoseconds)
+    lastShown = nil
     zeroAt = nil
     starts += 1
   }
@@ -372,6 +386,13 @@ func clockReport(_ result: ClockRunResult) -> String {
       + "| \(format(lag.firstMean)) / \(format(lag.lastMean)) (\(format(lag.window, 0)) s) "
       + "| \(format(bytes, 1)) |\n"
   }
+  let skipped = [result.tenths, result.wholeSeconds, result.hockey].map {
+    $0.filter(\.skipped).count
+  }
+  text +=
+    "\nChanges whose text skipped a value (one so late that the next came within "
+    + "\(ClockWatch.gap / 1_000_000) ms of it, timed from the value due first): "
+    + "tenths \(skipped[0]), seconds \(skipped[1]), hockey \(skipped[2]).\n"
   text += "\n"
   text +=
     "| scoreboardd | voluntary switches/s | involuntary switches/s | total/s "
