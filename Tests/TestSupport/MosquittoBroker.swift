@@ -185,9 +185,15 @@ public final class MosquittoBroker {
         "-h", "127.0.0.1", "-p", String(port), "-u", user, "-P", Self.password, "-t", topic,
         "-v", "-C", String(count), "-W", String(timeout), "-i", clientID,
       ] + extra)
-    // Subscribed once the broker logs it (`log_type subscribe`, written after the
-    // subscription is in place): nothing published from then on is missed.
-    guard process?.waitForStderr(where: { $0.contains("\(clientID) ") }) == true else {
+    // Subscribed once the broker logs the subscription (`log_type subscribe`: "TIME:
+    // CLIENT QOS TOPIC", written after it is in place): nothing published from then on is
+    // missed. The client's connection (`log_type notice`) names it too, earlier.
+    let subscribed = { (text: String) in
+      text.split(separator: "\n").contains {
+        $0.contains(": \(clientID) ") && $0.hasSuffix(" \(topic)")
+      }
+    }
+    guard process?.waitForStderr(where: subscribed) == true else {
       throw SpawnError(
         message: "mosquitto_sub did not subscribe to \(topic): \(subscriber.stderrText)")
     }
