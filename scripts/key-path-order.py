@@ -98,29 +98,29 @@ KEY_KPENTER = start-stop
 
 
 def symbols(binary):
-    """The program's functions, sorted by address: (address, name)."""
-    listing = subprocess.run(
-        ["nm", "-n", "--defined-only", binary], capture_output=True, text=True, check=True
-    ).stdout
-    found = []
-    for line in listing.splitlines():
-        fields = line.split(maxsplit=2)
-        if len(fields) == 3 and fields[1] in "tTwW":
-            found.append((int(fields[0], 16), fields[2]))
-    return found
-
-
-def data_symbols(binary):
-    """The program's data with a size, sorted by address: (address, size, name)."""
+    """The program's functions, as (address, name), and its data with a size, as
+    (address, size, name), each sorted by address; from one listing of `nm`."""
     listing = subprocess.run(
         ["nm", "-n", "-S", "--defined-only", binary], capture_output=True, text=True, check=True
     ).stdout
-    found = []
+    functions, data = [], []
     for line in listing.splitlines():
-        fields = line.split(maxsplit=3)
-        if len(fields) == 4 and fields[2] in "dDbBrRvV" and int(fields[1], 16) > 0:
-            found.append((int(fields[0], 16), int(fields[1], 16), fields[3]))
-    return found
+        # ADDRESS [SIZE] TYPE NAME; a name may have spaces in it.
+        fields = line.split(maxsplit=2)
+        if len(fields) < 3:
+            continue
+        size = 0
+        if len(fields[1]) > 1:
+            size = int(fields[1], 16)
+            fields = [fields[0]] + fields[2].split(maxsplit=1)
+            if len(fields) < 3:
+                continue
+        address, kind, name = int(fields[0], 16), fields[1], fields[2]
+        if kind in "tTwW":
+            functions.append((address, name))
+        elif kind in "dDbBrRvV" and size > 0:
+            data.append((address, size, name))
+    return functions, data
 
 
 def data_order(offsets, table):
@@ -261,7 +261,7 @@ def main():
     # memory they named.
     base = int(lines[0], 16)
     data_start = lines.index("data")
-    table = symbols(binary)
+    table, data_table = symbols(binary)
     addresses = [address for address, _ in table]
     order, seen = [], set()
     for text in lines[1:data_start]:
@@ -278,7 +278,7 @@ def main():
         name for name in order if name in shared
     ]
     named = (int(text, 16) - base for text in lines[data_start + 1 :])
-    data = data_order(named, data_symbols(binary))
+    data = data_order(named, data_table)
     with open(OUTPUT, "w") as file:
         file.write("\n".join(order + data) + "\n")
     print(

@@ -31,8 +31,9 @@ RESOLVED = re.compile(r"#\s*(0x[0-9a-f]+)")
 
 def memory_named(frame, instruction):
     """The addresses of the memory that `instruction` (gdb's disassembly at the frame's
-    pc) names in its operands: none for `lea` and `nop`, which name memory without
-    touching it, nor for operands relative to a segment (thread-local storage)."""
+    pc) names in its operands: none for `lea`, `nop` and prefetches, which name memory
+    without reading or writing it, nor for operands relative to a segment (thread-local
+    storage)."""
     mnemonic = instruction.split(None, 1)[0] if instruction.strip() else ""
     if mnemonic.startswith(("lea", "nop", "prefetch")):
         return []
