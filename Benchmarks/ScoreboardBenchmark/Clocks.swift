@@ -45,12 +45,16 @@ struct ClockChange {
   /// When the text should have changed: the clock's start instant plus the time from its
   /// length to the time shown (counting down, the time shown is rounded up).
   var expected: Int64
-  /// When the first byte of the change came out of the master side, minus `expected`.
+  /// When the change's first byte came out of the master side, minus `expected`: the
+  /// first byte of the first command of the burst that changed what the module shows.
   var lag: Int64
   /// The text skipped a value: the change came so late that the next one followed
   /// within the burst's gap, or the daemon drew the later value at once. It is timed
   /// from the value due first, whose bytes came first.
   var skipped = false
+  /// Bytes that changed nothing came first in the burst (a refresh the change ran into);
+  /// the change is timed from its own first command, not from them.
+  var afterUnchangedBytes = false
 }
 
 /// The clock scenario's figures.
@@ -82,7 +86,9 @@ struct ClockRunResult {
 
 /// A clock's module as the harness reads it: bytes are grouped into changes (bursts of
 /// bytes less than `gap` apart; the text changes at most every 100 ms), and each change
-/// is timed from its first byte.
+/// is timed from the first byte of its first command that changed what the module shows
+/// (the module's commands decoded byte by byte), so that bytes which changed nothing
+/// before it in the burst (a refresh) do not date it.
 final class ClockWatch {
   let instance: Instance
   let clock: ClockSetup
@@ -94,6 +100,11 @@ final class ClockWatch {
   private var burstStart: Int64?
   private var lastByte: Int64 = 0
   private var burstBytes = 0
+  /// When the first byte of the command being received came.
+  private var commandStart: Int64 = 0
+  /// When the first command of the burst that changed the module's digits or points
+  /// began; nil while none has.
+  private var changeStart: Int64?
   private var bytesBefore = 0
   private(set) var lastText = ""
   /// The time the module last showed in the clock's current run; nil before its first
@@ -110,18 +121,30 @@ final class ClockWatch {
 
   /// Takes what the master side has, noted as arriving at `now`.
   func read(at now: Int64) {
-    let before = instance.bytesReceived
-    instance.drain()
-    let count = instance.bytesReceived - before
-    guard count > 0 else { return }
+    let bytes = instance.takeBytes()
+    guard !bytes.isEmpty else { return }
     if burstStart == nil {
       burstStart = now
     }
-    burstBytes += count
+    burstBytes += bytes.count
     lastByte = now
+    for byte in bytes {
+      if !instance.emulator.isAwaitingArgument {
+        commandStart = now
+      }
+      let digits = instance.emulator.digits
+      let points = instance.emulator.points
+      instance.receive(byte)
+      if changeStart == nil,
+        instance.emulator.digits != digits || instance.emulator.points != points
+      {
+        changeStart = commandStart
+      }
+    }
   }
 
-  /// Notes bytes that another reader took from the master side, as arriving at `now`.
+  /// Notes bytes that another reader took from the master side, as arriving at `now`; a
+  /// change they make is timed from the burst's first byte.
   func noteBytes(at now: Int64) {
     if burstStart == nil {
       burstStart = now
@@ -134,8 +157,10 @@ final class ClockWatch {
 
   /// Closes a burst that has been quiet for `gap`: a change, if the text changed.
   func settle(at now: Int64, recording: Bool) {
-    guard let start = burstStart, now - lastByte >= Self.gap else { return }
+    guard let first = burstStart, now - lastByte >= Self.gap else { return }
     burstStart = nil
+    let start = changeStart ?? first
+    changeStart = nil
     let bytes = burstBytes
     burstBytes = 0
     let text = instance.shows
@@ -150,7 +175,10 @@ final class ClockWatch {
     lastShown = shown
     let expected = period.start + (period.time - due)
     if recording {
-      changes.append(ClockChange(expected: expected, lag: start - expected, skipped: due != shown))
+      changes.append(
+        ClockChange(
+          expected: expected, lag: start - expected, skipped: due != shown,
+          afterUnchangedBytes: start != first))
       bytesInChanges += bytes
     }
     if shown == 0 {
@@ -389,10 +417,16 @@ func clockReport(_ result: ClockRunResult) -> String {
   let skipped = [result.tenths, result.wholeSeconds, result.hockey].map {
     $0.filter(\.skipped).count
   }
+  let afterUnchanged = [result.tenths, result.wholeSeconds, result.hockey].map {
+    $0.filter(\.afterUnchangedBytes).count
+  }
   text +=
     "\nChanges whose text skipped a value (one so late that the next came within "
     + "\(ClockWatch.gap / 1_000_000) ms of it, timed from the value due first): "
-    + "tenths \(skipped[0]), seconds \(skipped[1]), hockey \(skipped[2]).\n"
+    + "tenths \(skipped[0]), seconds \(skipped[1]), hockey \(skipped[2]). Changes whose "
+    + "burst began with bytes that changed nothing (a refresh; timed from the change's own "
+    + "first command): tenths \(afterUnchanged[0]), seconds \(afterUnchanged[1]), "
+    + "hockey \(afterUnchanged[2]).\n"
   text += "\n"
   text +=
     "| scoreboardd | voluntary switches/s | involuntary switches/s | total/s "

@@ -525,6 +525,18 @@ final class Instance {
     return count
   }
 
+  /// Reads whatever the subject wrote without giving it to the module, for a caller that
+  /// gives it byte by byte (`receive(_:)`); empty when nothing waited.
+  func takeBytes() -> [UInt8] {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = read(master, &buffer, buffer.count)
+      guard count > 0 else { return bytes }
+      bytes += buffer[..<count]
+    }
+  }
+
   /// Reads one byte if there is one.
   func readByte() -> UInt8? {
     var byte: UInt8 = 0

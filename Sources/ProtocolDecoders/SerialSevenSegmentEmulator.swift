@@ -57,6 +57,10 @@ public struct SerialSevenSegmentEmulator {
   /// A command waiting for its argument byte.
   private var command: UInt8?
 
+  /// Whether the next byte is the argument of a command already begun; when false, the
+  /// next byte begins a command or shows a character.
+  public var isAwaitingArgument: Bool { command != nil }
+
   /// A module in an unknown state, as after power-up with old EEPROM contents.
   public init() {}
 

@@ -38,6 +38,21 @@ import Testing
     #expect(emulator.cursor == 3)
   }
 
+  @Test func aCommandAwaitsItsArgumentAndACharacterOrClearDoesNot() {
+    var emulator = SerialSevenSegmentEmulator()
+    #expect(!emulator.isAwaitingArgument)
+    for command: UInt8 in [0x77, 0x79, 0x7A, 0x7B, 0x7E, 0x7F, 0x80, 0x82] {
+      emulator.receive([command])
+      #expect(emulator.isAwaitingArgument, "after \(command)")
+      emulator.receive([0x00])
+      #expect(!emulator.isAwaitingArgument, "after \(command)'s argument")
+    }
+    for byte: UInt8 in [0x76, 0x05, 0x78, 0x81] {
+      emulator.receive([byte])
+      #expect(!emulator.isAwaitingArgument, "after \(byte)")
+    }
+  }
+
   @Test func clearBlanksTheDigitsAndLeavesThePoints() {
     var emulator = SerialSevenSegmentEmulator()
     emulator.receive([0x77, 0x21, 0x76])
