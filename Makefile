@@ -226,7 +226,8 @@ bench: deps toolchain
 # The link order of the functions on a key's path (Sources/scoreboardd/key-path.order,
 # which the release link places together): the release daemon is followed instruction by
 # instruction under gdb through a key's rounds and a game clock's frames. Run it after a
-# change to that path, and commit the file. Needs gdb.
+# change to that path, and commit the file. Needs gdb and valgrind (the functions of a
+# whole run, start-up and shut-down, which the link places after the key's path).
 key-path-order: deps toolchain
 	sh scripts/release-folder.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product scoreboardd

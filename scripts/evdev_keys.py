@@ -5,7 +5,7 @@ import struct
 import time
 
 # From linux/input-event-codes.h.
-KEY_KPMINUS, KEY_KPPLUS, KEY_KPENTER = 74, 78, 96
+KEY_BACKSPACE, KEY_KPMINUS, KEY_KPPLUS, KEY_KP1, KEY_KPDOT, KEY_KPENTER = 14, 74, 78, 79, 83, 96
 
 
 def key_records(code, value):

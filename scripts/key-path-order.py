@@ -21,9 +21,15 @@ datum named brings its file's section along. The data of the program's own modul
 named first, then that of the standard library and the runtime, whose sections are
 large.
 
+Last come the functions that the board's runs call besides (start-up, the state file,
+the control socket, shut-down), found under callgrind: most of them run once, and named
+together they keep start-up from touching, and the kernel from mapping, pages all over
+the program's code (about 1.3 MB less of it resident).
+
     python3 scripts/key-path-order.py [BINARY]
 
-BINARY is a release scoreboardd (default: .build/release/scoreboardd). Needs gdb.
+BINARY is a release scoreboardd (default: .build/release/scoreboardd). Needs gdb and
+valgrind.
 """
 
 import bisect
@@ -31,13 +37,14 @@ import json
 import os
 import pty
 import re
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 import tty
 
-from evdev_keys import KEY_KPMINUS, KEY_KPPLUS, key_records
+from evdev_keys import KEY_BACKSPACE, KEY_KP1, KEY_KPDOT, KEY_KPMINUS, KEY_KPPLUS, key_records
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT = os.path.join(ROOT, "Sources", "scoreboardd", "key-path.order")
@@ -51,10 +58,10 @@ def pseudo_terminal():
     return master, slave, os.ttyname(slave)
 
 
-def configuration(keypad, scores_port, clock_port):
+def configuration(keypad, scores_port, clock_port, state_file="none", control_socket="none"):
     return f"""[scoreboard]
-state-file = none
-control-socket = none
+state-file = {state_file}
+control-socket = {control_socket}
 log-level = warning
 
 [display scores]
@@ -203,6 +210,126 @@ def shared_section_functions(table):
     return {name for address, name in table if start <= address <= end and name in names}
 
 
+def functions_of_a_run(binary, folder):
+    """The program's functions that a board's runs call, from start-up to shut-down, in
+    the order callgrind lists them: a board started afresh, then again from the state
+    file the first run saved. Each run has a control socket; keys are pressed, the
+    board is asked for its status, its clock started and stopped, and it is stopped.
+
+    Most of them run once, so they are not on a key's path; named after it, they lie
+    together instead of scattered over the program's code, and the pages that start-up
+    touches, each with its neighbours (the kernel maps a page's neighbours along with
+    it when they are in the page cache), stay few.
+    """
+    keypad = os.path.join(folder, "run-keypad")
+    os.mkfifo(keypad)
+    scores, _, scores_port = pseudo_terminal()
+    clock, _, clock_port = pseudo_terminal()
+    control = os.path.join(folder, "run-control")
+    config = os.path.join(folder, "run.ini")
+    with open(config, "w") as file:
+        file.write(
+            configuration(
+                keypad, scores_port, clock_port,
+                state_file=os.path.join(folder, "run-state"), control_socket=control,
+            )
+            + "KEY_KP1 = digit 1\nKEY_KPDOT = commit\nKEY_BACKSPACE = undo\n"
+        )
+    # Valgrind does not read the release build's debug information; a copy without it
+    # has the same functions.
+    copy = os.path.join(folder, "scoreboardd")
+    subprocess.run(["objcopy", "--strip-debug", binary, copy], check=True)
+    # Read-write, so that the open waits for no reader and no run sees the FIFO end.
+    writer = os.open(keypad, os.O_RDWR)
+
+    def serve(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for master in (scores, clock):
+                try:
+                    os.read(master, 4096)
+                except BlockingIOError:
+                    pass
+            time.sleep(0.01)
+
+    def request(line):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+            connection.settimeout(30)
+            connection.connect(control)
+            connection.sendall(line.encode() + b"\n")
+            answer = b""
+            while not answer.endswith(b"\n"):
+                chunk = connection.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        if not answer.startswith(b"ok"):
+            sys.exit(f"key-path-order: `{line}` under callgrind: {answer!r}")
+
+    def run(name):
+        if os.path.exists(control):
+            os.unlink(control)
+        output = os.path.join(folder, f"{name}.callgrind")
+        log = os.path.join(folder, f"{name}.log")
+        daemon = subprocess.Popen(
+            ["valgrind", f"--log-file={log}", "--tool=callgrind", "--demangle=no",
+             f"--callgrind-out-file={output}", copy, "--config", config],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while not os.path.exists(control):
+                if time.monotonic() > deadline or daemon.poll() is not None:
+                    with open(log) as file:
+                        sys.exit(f"key-path-order: the daemon did not start:\n{file.read()}")
+                serve(0.1)
+            for code in [KEY_KPPLUS, KEY_KPMINUS] * 10 + [KEY_KP1, KEY_KPDOT, KEY_BACKSPACE]:
+                os.write(writer, key_records(code, 1))
+                serve(0.05)
+                os.write(writer, key_records(code, 0))
+                serve(0.05)
+            request("status")
+            request("start")
+            serve(2)
+            request("stop")
+            serve(1)
+        finally:
+            daemon.terminate()
+            daemon.wait()
+        return callgrind_functions(output, copy)
+
+    try:
+        first = run("afresh")
+        again = run("restored")
+    finally:
+        os.close(writer)
+    seen = set(first)
+    return first + [name for name in again if name not in seen]
+
+
+def callgrind_functions(output, binary):
+    """The functions of `binary` that have a cost in callgrind's `output`, in its order."""
+    objects, names = {}, {}
+    order, seen = [], set()
+    current = None
+    binary = os.path.realpath(binary)
+    with open(output) as file:
+        for line in file:
+            match = re.match(r"^(c?ob|c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+            if not match:
+                continue
+            kind, number, name = match.groups()
+            table = objects if kind.endswith("ob") else names
+            if name:
+                table[number] = name
+            if kind == "ob":
+                current = os.path.realpath(objects[number])
+            elif kind == "fn" and current == binary and names[number] not in seen:
+                seen.add(names[number])
+                order.append(names[number])
+    return order
+
+
 def main():
     binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/scoreboardd")
     folder = tempfile.mkdtemp(prefix="key-path-order.")
@@ -279,11 +406,18 @@ def main():
     ]
     named = (int(text, 16) - base for text in lines[data_start + 1 :])
     data = data_order(named, data_table)
+    # A name the program does not define (a runtime function callgrind names without
+    # its copy's suffix) is left out.
+    defined = {name for _, name in table}
+    once = [
+        name for name in functions_of_a_run(binary, folder)
+        if name in defined and name not in seen
+    ]
     with open(OUTPUT, "w") as file:
-        file.write("\n".join(order + data) + "\n")
+        file.write("\n".join(order + data + once) + "\n")
     print(
-        f"key-path-order: {len(order)} functions and {len(data)} data"
-        f" -> {os.path.relpath(OUTPUT, ROOT)}"
+        f"key-path-order: {len(order)} functions and {len(data)} data on a key's path,"
+        f" {len(once)} functions of a whole run -> {os.path.relpath(OUTPUT, ROOT)}"
     )
 
 
