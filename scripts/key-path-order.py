@@ -104,6 +104,15 @@ KEY_KPENTER = start-stop
 """
 
 
+def drain(masters):
+    """Reads and drops what waits on each pseudo-terminal's master."""
+    for master in masters:
+        try:
+            os.read(master, 4096)
+        except BlockingIOError:
+            pass
+
+
 def symbols(binary):
     """The program's functions, as (address, name), and its data with a size, as
     (address, size, name), each sorted by address; from one listing of `nm`."""
@@ -245,11 +254,7 @@ def functions_of_a_run(binary, folder):
     def serve(seconds):
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            for master in (scores, clock):
-                try:
-                    os.read(master, 4096)
-                except BlockingIOError:
-                    pass
+            drain((scores, clock))
             time.sleep(0.01)
 
     def request(line):
@@ -343,13 +348,6 @@ def main():
     daemon = subprocess.Popen([binary, "--config", config])
     writer = os.open(keypad, os.O_WRONLY)
 
-    def drain():
-        for master in (scores, clock):
-            try:
-                os.read(master, 4096)
-            except BlockingIOError:
-                pass
-
     try:
         # Warm up: whatever the runtime does once (metadata, lazy globals) is done before
         # the trace, which follows the steady rounds.
@@ -360,7 +358,7 @@ def main():
             time.sleep(0.002)
             os.write(writer, key_records(code, 0))
             time.sleep(0.002)
-            drain()
+            drain((scores, clock))
         trace = os.path.join(folder, "trace")
         environment = dict(os.environ, KEY_PATH_FIFO=keypad, KEY_PATH_TRACE=trace)
         tracer = os.path.join(ROOT, "scripts", "key-path-trace.py")
@@ -375,7 +373,7 @@ def main():
         )
         if gdb.returncode != 0 or not os.path.exists(trace):
             sys.exit(f"key-path-order: gdb failed:\n{gdb.stderr[-4000:]}")
-        drain()
+        drain((scores, clock))
         with open(trace) as file:
             lines = file.read().split()
     finally:

@@ -105,7 +105,6 @@ final class ClockWatch {
   /// When the first command of the burst that changed the module's digits or points
   /// began; nil while none has.
   private var changeStart: Int64?
-  private var bytesBefore = 0
   private(set) var lastText = ""
   /// The time the module last showed in the clock's current run; nil before its first
   /// change.

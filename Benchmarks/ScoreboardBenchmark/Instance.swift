@@ -517,24 +517,27 @@ final class Instance {
   /// One read of what the subject wrote, given to the module; returns how many bytes (0
   /// when none waited).
   func readOnce() -> Int {
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = read(master, &buffer, buffer.count)
-    guard count > 0 else { return 0 }
-    bytesReceived += count
-    emulator.receive(Array(buffer[..<count]))
-    return count
+    let bytes = readAvailable()
+    bytesReceived += bytes.count
+    emulator.receive(bytes)
+    return bytes.count
   }
 
   /// Reads whatever the subject wrote without giving it to the module, for a caller that
   /// gives it byte by byte (`receive(_:)`); empty when nothing waited.
   func takeBytes() -> [UInt8] {
     var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = read(master, &buffer, buffer.count)
-      guard count > 0 else { return bytes }
-      bytes += buffer[..<count]
+    while case let chunk = readAvailable(), !chunk.isEmpty {
+      bytes += chunk
     }
+    return bytes
+  }
+
+  /// One read of the master side; empty when nothing waited.
+  private func readAvailable() -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count = read(master, &buffer, buffer.count)
+    return count > 0 ? Array(buffer[..<count]) : []
   }
 
   /// Reads one byte if there is one.
