@@ -79,6 +79,9 @@ struct ClockRunResult {
   var tenthsCPU: Int64 = 0
   var secondsCPU: Int64 = 0
   var stoppedCPU: Int64 = 0
+  /// The C floor's ticks, a byte every tenth on a kernel timer set to its instant (`floor
+  /// --ticks`): how late this machine lets any clock's frame come.
+  var floorTicks: [ClockChange] = []
   /// Bytes each running clock's module received per change.
   var tenthsBytesPerChange = 0.0
   var secondsBytesPerChange = 0.0
@@ -209,6 +212,31 @@ final class ClockWatch {
   }
 }
 
+/// The C floor's clock (`floor --ticks`) as the harness reads it: its n-th byte is due at
+/// the floor's start instant plus n periods.
+final class TickWatch {
+  let instance: Instance
+  private(set) var ticks: [ClockChange] = []
+  private var received: Int64 = 0
+
+  init(_ instance: Instance) {
+    self.instance = instance
+  }
+
+  /// Takes what the master side has, noted as arriving at `now`; bytes read while
+  /// `recording` are timed against their instants.
+  func read(at now: Int64, recording: Bool) {
+    guard let schedule = instance.floorTicks else { return }
+    for _ in instance.takeBytes() {
+      let expected = schedule.start + received * schedule.period
+      received += 1
+      if recording {
+        ticks.append(ClockChange(expected: expected, lag: now - expected))
+      }
+    }
+  }
+}
+
 extension Scenarios {
   /// Three scoreboardd at once, each with a game clock on an S7S module at 9600 baud:
   /// one counting down 59.9 with tenths (every tenth changes the text; set and started
@@ -218,12 +246,14 @@ extension Scenarios {
   /// Reads every module until `end`, closing changes as they settle.
   private static func serve(
     until end: Int64, recording: Bool, instances: [Instance], watches: [ClockWatch],
-    stopped: Instance
+    stopped: Instance, floor: TickWatch? = nil
   ) {
     while true {
       let now = MonotonicClock.now()
       if now >= end { break }
-      var entries = instances.map { pollfd(fd: $0.master, events: Int16(POLLIN), revents: 0) }
+      var entries = (instances + (floor.map { [$0.instance] } ?? [])).map {
+        pollfd(fd: $0.master, events: Int16(POLLIN), revents: 0)
+      }
       let timeout = CInt(max(min((end - now) / 1_000_000, 5), 1))
       let ready = poll(&entries, nfds_t(entries.count), timeout)
       let arrived = MonotonicClock.now()
@@ -234,6 +264,11 @@ extension Scenarios {
         for watch in watches
         where entries.contains(where: { $0.fd == watch.instance.master && $0.revents != 0 }) {
           watch.read(at: arrived)
+        }
+        if let floor,
+          entries.contains(where: { $0.fd == floor.instance.master && $0.revents != 0 })
+        {
+          floor.read(at: arrived, recording: recording)
         }
         stopped.drain()
       }
@@ -294,11 +329,18 @@ extension Scenarios {
       watches: watches,
       stopped: stopped)
     try hockey.start()
+    // The floor's ticks come a quarter of a tenth after the first clock's changes, from
+    // half a second on.
+    let tenth: Int64 = 100_000_000
+    let phase = (tenths.period?.start ?? MonotonicClock.now()) + tenth / 4
+    let firstTick = phase + ((MonotonicClock.now() + 5 * tenth - phase) / tenth + 1) * tenth
+    let floor = TickWatch(
+      try Instance(.floor, programs: programs, baud: 9600, floorTicks: (firstTick, tenth)))
     while MonotonicClock.now() < end {
       Self.serve(
         until: min(end, MonotonicClock.now() + 100_000_000), recording: true, instances: instances,
         watches: watches,
-        stopped: stopped)
+        stopped: stopped, floor: floor)
       for watch in watches {
         if let zero = watch.zeroAt, MonotonicClock.now() - zero > 200_000_000 {
           try watch.start()
@@ -323,6 +365,7 @@ extension Scenarios {
     result.hockeySwitches = rates(3)
     result.hockeyCPU = after[3].cpuNanoseconds - before[3].cpuNanoseconds
     result.hockey = hockey.changes
+    result.floorTicks = floor.ticks
     result.tenths = tenths.changes
     result.wholeSeconds = wholeSeconds.changes
     result.tenthsStarts = tenths.starts
@@ -331,7 +374,7 @@ extension Scenarios {
       Double(tenths.bytesInChanges) / Double(max(tenths.changes.count, 1))
     result.secondsBytesPerChange =
       Double(wholeSeconds.bytesInChanges) / Double(max(wholeSeconds.changes.count, 1))
-    for instance in instances {
+    for instance in instances + [floor.instance] {
       instance.stop()
     }
     return result
@@ -393,7 +436,9 @@ func clockReport(_ result: ClockRunResult) -> String {
     + "(\(result.secondsStarts) starts), one stopped, and a hockey board: the first one's "
     + "clock with 2 + 2 penalties serving on a second display. Lag: from the instant the text "
     + "should change (start instant + length − time shown) to the first byte of the "
-    + "change on the master side.\n\n"
+    + "change on the master side. The floor is a C program that writes one byte at "
+    + "every tenth, on a kernel timer set to its instant (`floor --ticks`), read by the same "
+    + "harness: how late this machine lets any clock's frame come.\n\n"
   text +=
     "| clock | changes | lag p50 (µs) | p99 (µs) | max (µs) | min (µs) "
     + "| drift (µs/min, least squares) | mean lag first / last window (µs) | bytes per change |\n"
@@ -402,6 +447,7 @@ func clockReport(_ result: ClockRunResult) -> String {
     ("tenths (every 100 ms)", result.tenths, result.tenthsBytesPerChange),
     ("seconds (every 1 s)", result.wholeSeconds, result.secondsBytesPerChange),
     ("hockey: tenths, 2 + 2 penalties serving", result.hockey, result.tenthsBytesPerChange),
+    ("floor (C): a byte every tenth on its instant", result.floorTicks, 1),
   ] {
     guard let lag = LagSummary(changes, seconds: result.seconds) else {
       text += "| \(name) | \(changes.count) | – | – | – | – | – | – | – |\n"

@@ -122,6 +122,9 @@ final class Instance {
   let web: WebSetup?
   /// Whether scoreboardd keeps a state file (without a clock: with one, it always does).
   let keepsState: Bool
+  /// The floor's ticks (`floor --ticks`): a byte at `start` and every `period` after it
+  /// (nanoseconds on `CLOCK_MONOTONIC`) instead of an answer to each key.
+  let floorTicks: (start: Int64, period: Int64)?
   /// scoreboardd's state file and control socket (with a clock or `[web]` only).
   var statePath: String { folder + "/state" }
   var controlPath: String { folder + "/control" }
@@ -134,14 +137,16 @@ final class Instance {
 
   /// Starts `subject` with a display at `baud`. `preloadedKeys` are in the keypad before
   /// the subject starts; `notify` gives it a NOTIFY_SOCKET; `scheduling` is how
-  /// scoreboardd is started; `web` gives it a web server and a control socket.
+  /// scoreboardd is started; `web` gives it a web server and a control socket;
+  /// `floorTicks` makes the floor a clock's.
   init(
     _ subject: Subject, programs: Programs, baud: Int, environment: [String: String] = [:],
     notify: Bool = false, preloadedKeys: [Key] = [], clock: ClockSetup? = nil,
     keepsState: Bool = false, mqtt: MQTTSetup? = nil, web: WebSetup? = nil,
-    scheduling: Scheduling = .ordinary
+    scheduling: Scheduling = .ordinary, floorTicks: (start: Int64, period: Int64)? = nil
   ) throws {
     self.keepsState = keepsState
+    self.floorTicks = floorTicks
     self.subject = subject
     self.clock = clock
     self.mqtt = mqtt
@@ -214,7 +219,10 @@ final class Instance {
         terminal.slavePath, "--baud", String(baud),
       ]
     case .floor:
-      arguments = [programs.floor, devicePath, terminal.slavePath]
+      arguments =
+        floorTicks.map {
+          [programs.floor, "--ticks", terminal.slavePath, String($0.start), String($0.period)]
+        } ?? [programs.floor, devicePath, terminal.slavePath]
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
