@@ -238,12 +238,8 @@ final class TickWatch {
 }
 
 extension Scenarios {
-  /// Three scoreboardd at once, each with a game clock on an S7S module at 9600 baud:
-  /// one counting down 59.9 with tenths (every tenth changes the text; set and started
-  /// again at zero), one counting down 10:00 in whole seconds, one stopped; for
-  /// `seconds`. Every change of the two running modules is timed from its first byte;
-  /// their context switches and that of the stopped one are counted over the run.
-  /// Reads every module until `end`, closing changes as they settle.
+  /// Reads every module, and the floor's ticks when given, until `end`, closing changes
+  /// as they settle.
   private static func serve(
     until end: Int64, recording: Bool, instances: [Instance], watches: [ClockWatch],
     stopped: Instance, floor: TickWatch? = nil
@@ -278,6 +274,12 @@ extension Scenarios {
     }
   }
 
+  /// Four scoreboardd at once, each with a game clock on an S7S module at 9600 baud:
+  /// one counting down 59.9 with tenths (every tenth changes the text; set and started
+  /// again at zero), one counting down 10:00 in whole seconds, one stopped, and a hockey
+  /// board; beside them the C floor's ticks, a byte at every tenth; for `seconds`. Every
+  /// change of the running modules and every tick is timed from its first byte; the
+  /// daemons' context switches and CPU are counted over the run.
   func clocks(seconds: Double) throws -> ClockRunResult {
     let tenthsClock = ClockSetup(length: "59.9", tenthsBelow: "always")
     let secondsClock = ClockSetup(length: "10:00", tenthsBelow: "never")
