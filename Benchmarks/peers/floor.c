@@ -62,10 +62,14 @@ static int answer_keys(const char *device_path, const char *port_path)
 static int tick(const char *port_path, int64_t start, int64_t period)
 {
     int port = open_port(port_path);
-    int timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-    if (port < 0 || timer < 0) {
+    if (port < 0) {
         perror("open");
         return 69;
+    }
+    int timer = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+    if (timer < 0) {
+        perror("timerfd_create");
+        return 71;
     }
     static const unsigned char byte = 0x30;
     for (int64_t instant = start;; instant += period) {
