@@ -68,7 +68,7 @@ if ! "$venv/bin/python" -c 'import serial' 2>/dev/null; then
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check pyserial
 fi
 floor=$cache/bench-floor
-cc -O2 -Wall -Wextra -Werror -o "$floor" Benchmarks/peers/floor.c
+cc -O2 -Wall -Wextra -Werror -pthread -o "$floor" Benchmarks/peers/floor.c
 
 stripped=$(mktemp)
 trap 'rm -f "$stripped" "$stripped.floor"' EXIT

@@ -120,7 +120,8 @@ final class Instance {
   let mqtt: MQTTSetup?
   /// scoreboardd's `[web]` section, if any; with it, the control socket is open too.
   let web: WebSetup?
-  /// Whether scoreboardd keeps a state file (without a clock: with one, it always does).
+  /// Whether scoreboardd keeps a state file (without a clock: with one, it always
+  /// does); the floor then keeps its presses in one (`floor --save`).
   let keepsState: Bool
   /// The floor's ticks (`floor --ticks`): a byte at `start` and every `period` after it
   /// (nanoseconds on `CLOCK_MONOTONIC`) instead of an answer to each key.
@@ -222,7 +223,9 @@ final class Instance {
       arguments =
         floorTicks.map {
           [programs.floor, "--ticks", terminal.slavePath, String($0.start), String($0.period)]
-        } ?? [programs.floor, devicePath, terminal.slavePath]
+        }
+        ?? (keepsState ? [programs.floor, "--save", statePath] : [programs.floor])
+        + [devicePath, terminal.slavePath]
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)

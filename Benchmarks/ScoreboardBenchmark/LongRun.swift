@@ -92,20 +92,26 @@ struct LongRun {
 
 extension Scenarios {
   /// The subjects of the long run: scoreboardd with a state file (as installed: a key's
-  /// change is written to it), scoreboardd without one, the peer and the floor.
+  /// change is written to it), scoreboardd without one, the peer, the floor, and the
+  /// floor that saves its presses as often as scoreboardd saves its state (`floor
+  /// --save`), the reference of scoreboardd with a state file.
   enum LongRunSubject: String, CaseIterable {
     case scoreboardd = "scoreboardd, state file"
     case scoreboarddWithoutStateFile = "scoreboardd, state-file = none"
     case peer = "peer"
     case floor = "floor"
+    case savingFloor = "floor, saving"
 
     var subject: Subject {
       switch self {
       case .scoreboardd, .scoreboarddWithoutStateFile: .scoreboardd
       case .peer: .peer
-      case .floor: .floor
+      case .floor, .savingFloor: .floor
       }
     }
+
+    /// Whether the subject keeps a state file.
+    var keepsState: Bool { self == .scoreboardd || self == .savingFloor }
   }
 
   /// `keys` keys in a row for each subject in turn, one every 2 ms, each press written
@@ -118,7 +124,7 @@ extension Scenarios {
     for kind in LongRunSubject.allCases {
       let instance = try Instance(
         kind.subject, programs: programs, baud: 1_000_000,
-        keepsState: kind == .scoreboardd)
+        keepsState: kind.keepsState)
       try instance.waitUntilReady()
       let reader = DrainingReader(instance, expectedReads: warmUp + keys)
       reader.start()
@@ -165,11 +171,13 @@ extension Scenarios {
 }
 
 /// The long runs' table: each run's p50 and p99 and CPU per key of every subject, and
-/// scoreboardd's ratios to the floor, with a state file and without one.
+/// scoreboardd's ratios: with a state file to the saving floor and to the floor, without
+/// one to the floor.
 func longRunTable(_ runs: [[Scenarios.LongRunSubject: LongRun]]) -> String {
   let kinds = Scenarios.LongRunSubject.allCases
   var text = "| run | " + kinds.map { "\($0.rawValue): p50 / p99 / CPU" }.joined(separator: " | ")
-  text += " | p50 / floor: state file, none | CPU / floor: state file, none |\n"
+  text += " | p50: state file / saving floor, state file / floor, none / floor"
+  text += " | CPU: state file / saving floor, state file / floor, none / floor |\n"
   text += "|" + String(repeating: " --- |", count: kinds.count + 3) + "\n"
   for (number, run) in runs.enumerated() {
     var cells = ["\(number + 1)"]
@@ -184,12 +192,14 @@ func longRunTable(_ runs: [[Scenarios.LongRunSubject: LongRun]]) -> String {
         "\(format(p50[kind]!)) / \(format(Double(percentile(sorted, 0.99)) / 1000)) / "
           + format(cpu[kind]!))
     }
-    cells.append(
-      ratio(p50[.scoreboardd]!, p50[.floor]!) + ", "
-        + ratio(p50[.scoreboarddWithoutStateFile]!, p50[.floor]!))
-    cells.append(
-      ratio(cpu[.scoreboardd]!, cpu[.floor]!) + ", "
-        + ratio(cpu[.scoreboarddWithoutStateFile]!, cpu[.floor]!))
+    for figures in [p50, cpu] {
+      cells.append(
+        [
+          ratio(figures[.scoreboardd]!, figures[.savingFloor]!),
+          ratio(figures[.scoreboardd]!, figures[.floor]!),
+          ratio(figures[.scoreboarddWithoutStateFile]!, figures[.floor]!),
+        ].joined(separator: ", "))
+    }
     text += "| " + cells.joined(separator: " | ") + " |\n"
   }
   return text
