@@ -22,7 +22,10 @@ struct Spread {
   }
 }
 
+/// `value` with `digits` decimals; "–" for a figure there is none of (NaN, as a run
+/// whose every key crossed to the other processor has no p50 on one processor).
 func format(_ value: Double, _ digits: Int = 1) -> String {
+  guard value.isFinite else { return "–" }
   var scale = 1.0
   for _ in 0..<digits {
     scale *= 10
