@@ -23,6 +23,7 @@
  * set to that instant, until it is stopped. How late those bytes come is how late this
  * machine lets any clock's frame come.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/input.h>
@@ -83,7 +84,7 @@ static void *save_presses(void *argument)
         int64_t due = last_began + SAVE_INTERVAL;
         if (now_ns() < due) {
             struct timespec until = {.tv_sec = due / 1000000000, .tv_nsec = due % 1000000000};
-            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) != 0) {
+            while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR) {
             }
         }
         pthread_mutex_lock(&state_lock);
