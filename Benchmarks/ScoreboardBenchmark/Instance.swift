@@ -224,8 +224,8 @@ final class Instance {
         floorTicks.map {
           [programs.floor, "--ticks", terminal.slavePath, String($0.start), String($0.period)]
         }
-        ?? (keepsState ? [programs.floor, "--save", statePath] : [programs.floor])
-        + [devicePath, terminal.slavePath]
+        ?? ((keepsState ? [programs.floor, "--save", statePath] : [programs.floor])
+          + [devicePath, terminal.slavePath])
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
