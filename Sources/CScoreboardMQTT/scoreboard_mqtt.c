@@ -28,6 +28,9 @@ enum { MAX_PACKET = SBM_MAXIMUM_PACKET_SIZE };
 // Receive Maximum).
 enum { RECEIVE_MAXIMUM = 100 };
 enum { FIRST_BACKOFF_MS = 1000, LAST_BACKOFF_MS = 60000 };
+// While this many bytes of the loop's publications wait for the worker, the loop's next
+// one is refused: the worker has not run for as long as it took to publish them.
+enum { MAX_OUTBOX_BYTES = 4 << 20 };
 // What libmosquitto logged as errors during one connection attempt (OpenSSL's reasons
 // among them) is kept up to this many bytes and told with the attempt's end.
 enum { MAX_ATTEMPT_LOG = 400 };
@@ -36,6 +39,18 @@ typedef struct queued_event {
   sbm_event event;
   struct queued_event *next;
 } queued_event;
+
+// A publication of the loop's that waits for the worker, which was using the connection
+// when the loop published: the loop never waits for the worker.
+typedef struct outgoing {
+  struct outgoing *next;
+  char *topic;
+  uint8_t *payload;
+  size_t payload_length;
+  int qos;
+  int retain;
+  mosquitto_property *properties;
+} outgoing;
 
 struct sbm_client {
   // The libmosquitto client of the current connection. Each attempt gets a new one, so
@@ -83,6 +98,12 @@ struct sbm_client {
   size_t queued_bytes;
   // The worker waits on `drained` while the queue is full.
   pthread_cond_t drained;
+  // The loop's publications that wait for the worker (without TLS), oldest first. The
+  // worker takes them only while it holds `mosq_lock`, and the loop writes its own to
+  // the socket only while none waits, so that they go out in the order published.
+  outgoing *outbox_head;
+  outgoing *outbox_tail;
+  size_t outbox_bytes;
   // The errors libmosquitto logged since the attempt began, "; " between them.
   char attempt_log[MAX_ATTEMPT_LOG];
   struct {
@@ -233,6 +254,9 @@ static void push_locked(sbm_client *client, const sbm_event *event) {
     return;
   }
   node->event = *event;
+  // The eventfd is readable while the queue holds events (the loop drains it when it
+  // takes the last one): it is signalled for the first, not for each.
+  int was_empty = client->head == NULL;
   if (client->tail)
     client->tail->next = node;
   else
@@ -240,7 +264,64 @@ static void push_locked(sbm_client *client, const sbm_event *event) {
   client->tail = node;
   if (event->kind == SBM_MESSAGE) client->queued_messages++;
   client->queued_bytes += event_size(event);
-  signal_eventfd(client->event_fd);
+  if (was_empty) signal_eventfd(client->event_fd);
+}
+
+// The bytes a publication waiting for the worker holds, for the outbox's limit.
+static size_t outgoing_size(const outgoing *item) {
+  return sizeof *item + item->payload_length + strlen(item->topic);
+}
+
+static void free_outgoing(outgoing *item) {
+  free(item->topic);
+  free(item->payload);
+  api.mosquitto_property_free_all(&item->properties);
+  free(item);
+}
+
+// Leaves a publication for the worker; called with `lock` held. Takes *properties
+// (sets it to NULL) when it succeeds.
+static int push_outgoing_locked(sbm_client *client, const char *topic, const void *payload,
+                                size_t payload_length, int qos, int retain,
+                                mosquitto_property **properties) {
+  if (client->outbox_bytes + sizeof(outgoing) + payload_length + strlen(topic) > MAX_OUTBOX_BYTES)
+    return MOSQ_ERR_NOMEM;
+  outgoing *item = calloc(1, sizeof *item);
+  if (!item) return MOSQ_ERR_NOMEM;
+  item->topic = strdup(topic);
+  item->payload = copy_bytes(payload, payload_length);
+  if (!item->topic || !item->payload) {
+    free_outgoing(item);
+    return MOSQ_ERR_NOMEM;
+  }
+  item->payload_length = payload_length;
+  item->qos = qos;
+  item->retain = retain;
+  item->properties = *properties;
+  *properties = NULL;
+  if (client->outbox_tail)
+    client->outbox_tail->next = item;
+  else
+    client->outbox_head = item;
+  client->outbox_tail = item;
+  client->outbox_bytes += outgoing_size(item);
+  return MOSQ_ERR_SUCCESS;
+}
+
+// Takes the oldest publication waiting for the worker; called with `lock` held.
+static outgoing *take_outgoing_locked(sbm_client *client) {
+  outgoing *item = client->outbox_head;
+  if (!item) return NULL;
+  client->outbox_head = item->next;
+  if (!client->outbox_head) client->outbox_tail = NULL;
+  client->outbox_bytes -= outgoing_size(item);
+  return item;
+}
+
+// Drops the publications waiting for the worker; called with `lock` held.
+static void drop_outbox_locked(sbm_client *client) {
+  outgoing *item;
+  while ((item = take_outgoing_locked(client))) free_outgoing(item);
 }
 
 // A DISCONNECTED event for the end of an attempt; called with `lock` held.
@@ -368,6 +449,7 @@ static void free_secret(char *text) {
 
 static void free_client(sbm_client *client) {
   if (client->mosq) api.mosquitto_destroy(client->mosq);
+  drop_outbox_locked(client);
   sbm_event event;
   while (sbm_client_next_event(client, &event)) sbm_event_free(&event);
   for (int index = 0; index < client->subscription_count; index++)
@@ -401,10 +483,11 @@ static struct mosquitto *make_mosquitto(sbm_client *client, const char **error_t
   // broker acknowledges the packet before (some 40 ms on a quiet link).
   api.mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1);
   // Without TLS, a publication is written to the socket at once by the thread that
-  // publishes (the socket does not block; what does not fit waits for the worker), so
-  // the worker is not woken for it. OpenSSL's connection takes one thread at a time:
-  // with TLS the worker alone reads and writes, and a publication only queues (and
-  // wakes libmosquitto's loop on the worker through its socket pair).
+  // publishes while the worker is not using it (the socket does not block; what does
+  // not fit waits for the worker), so the worker is not woken for it. OpenSSL's
+  // connection takes one thread at a time: with TLS the worker alone reads and writes,
+  // and a publication only queues (and wakes libmosquitto's loop on the worker through
+  // its socket pair).
   api.mosquitto_threaded_set(mosq, client->tls != 0);
   api.mosquitto_connect_v5_callback_set(mosq, on_connect);
   api.mosquitto_disconnect_v5_callback_set(mosq, on_disconnect);
@@ -448,7 +531,14 @@ sbm_client *sbm_client_new(const sbm_options *options, const char **error_text) 
   }
   client->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   client->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  pthread_mutex_init(&client->lock, NULL);
+  // The loop takes `lock` for each event; the worker holds it briefly, but may be
+  // preempted holding it. As the unit runs the loop (SCHED_FIFO, the worker an ordinary
+  // thread), the worker then runs at the loop's priority until it lets go.
+  pthread_mutexattr_t lock_attributes;
+  pthread_mutexattr_init(&lock_attributes);
+  pthread_mutexattr_setprotocol(&lock_attributes, PTHREAD_PRIO_INHERIT);
+  pthread_mutex_init(&client->lock, &lock_attributes);
+  pthread_mutexattr_destroy(&lock_attributes);
   pthread_mutex_init(&client->mosq_lock, NULL);
   pthread_condattr_t attributes;
   pthread_condattr_init(&attributes);
@@ -572,6 +662,23 @@ static void wait_for_room(sbm_client *client) {
 // Wakes the worker from its poll.
 static void wake_worker(sbm_client *client) { signal_eventfd(client->wake_fd); }
 
+// Publishes the loop's publications that wait for the worker, oldest first; called with
+// `mosq_lock` held, so that no publication of the loop's overtakes them. Those of a
+// connection that ended are dropped, as the loop's own would be refused then: the state
+// goes out again on connecting.
+static void publish_outbox(sbm_client *client) {
+  for (;;) {
+    pthread_mutex_lock(&client->lock);
+    if (!client->connected) drop_outbox_locked(client);
+    outgoing *item = take_outgoing_locked(client);
+    pthread_mutex_unlock(&client->lock);
+    if (!item) return;
+    (void)api.mosquitto_publish_v5(client->mosq, NULL, item->topic, (int)item->payload_length,
+                                   item->payload, item->qos, item->retain, item->properties);
+    free_outgoing(item);
+  }
+}
+
 // One round of a connection without TLS: waits up to `wait_ms` for the broker, the
 // socket's room for what is left to write, or the eventfd; then reads, writes and
 // keeps the connection alive. libmosquitto's code, with errno in *error.
@@ -593,6 +700,7 @@ static int run_round(sbm_client *client, int wait_ms, int *error) {
   if (ready > 0 && watched[1].revents) drain_eventfd(client->wake_fd);
   int rc = MOSQ_ERR_SUCCESS;
   pthread_mutex_lock(&client->mosq_lock);
+  publish_outbox(client);
   errno = 0;
   // The socket polled is still the client's: not closed since by a DISCONNECT that
   // sbm_client_stop wrote.
@@ -675,6 +783,7 @@ static void *run_worker(void *argument) {
     if (client->stopping) break;
     if (!client->attempt_reported) report_end_locked(client, rc, reason);
     client->connected = 0;
+    drop_outbox_locked(client);
     backoff = client->accepted ? FIRST_BACKOFF_MS : backoff;
     if (wait_locked(client, backoff)) break;
     backoff = backoff * 2 > LAST_BACKOFF_MS ? LAST_BACKOFF_MS : backoff * 2;
@@ -751,6 +860,22 @@ int sbm_client_subscribe(sbm_client *client, const char *topic, int qos,
   return rc;
 }
 
+// Publishes on the current connection; called with `mosq_lock` held from the check of the
+// connection to the publishing, so that the client cannot be renewed in between: a
+// message for the connection that ended never waits in the next one's.
+static int publish_locked(sbm_client *client, const char *topic, const void *payload,
+                          size_t payload_length, int qos, int retain,
+                          const mosquitto_property *properties) {
+  pthread_mutex_lock(&client->lock);
+  int connected = client->connected;
+  pthread_mutex_unlock(&client->lock);
+  // Offline, libmosquitto would queue QoS 1 messages without limit: the state is
+  // published again on connecting instead.
+  if (!connected) return MOSQ_ERR_NO_CONN;
+  return api.mosquitto_publish_v5(client->mosq, NULL, topic, (int)payload_length, payload, qos,
+                                  retain, properties);
+}
+
 int sbm_client_publish(sbm_client *client, const char *topic, const void *payload,
                        size_t payload_length, int qos, int retain, const char *response_topic,
                        const void *correlation, size_t correlation_length) {
@@ -763,23 +888,37 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
   if (!rc && correlation)
     rc = api.mosquitto_property_add_binary(&properties, MQTT_PROP_CORRELATION_DATA, correlation,
                                            (uint16_t)correlation_length);
-  // Held from the check to the publishing, so that the client cannot be renewed in
-  // between: a message for the connection that ended never waits in the next one's.
-  pthread_mutex_lock(&client->mosq_lock);
-  pthread_mutex_lock(&client->lock);
-  int connected = client->connected;
-  pthread_mutex_unlock(&client->lock);
-  // Offline, libmosquitto would queue QoS 1 messages without limit: the state is
-  // published again on connecting instead.
-  if (!rc && !connected) rc = MOSQ_ERR_NO_CONN;
-  if (!rc)
-    rc = api.mosquitto_publish_v5(client->mosq, NULL, topic, (int)payload_length, payload, qos,
-                                  retain, properties);
-  // What was not written at once waits for the worker (with TLS, all of it; the
-  // socket pair wakes libmosquitto's loop for it).
-  int left = !rc && !client->tls && api.mosquitto_want_write(client->mosq);
-  pthread_mutex_unlock(&client->mosq_lock);
-  if (left) wake_worker(client);
+  int holds_connection = 0;
+  int queued = 0;
+  if (!rc && !client->tls) {
+    // Without TLS the worker holds `mosq_lock` while it reads and writes, and may be
+    // preempted holding it: the loop never waits for it. It leaves the publication to
+    // the worker while the worker holds the connection, or while earlier ones wait.
+    pthread_mutex_lock(&client->lock);
+    if (!client->connected) {
+      rc = MOSQ_ERR_NO_CONN;
+    } else if (client->outbox_head || pthread_mutex_trylock(&client->mosq_lock) != 0) {
+      rc = push_outgoing_locked(client, topic, payload, payload_length, qos, retain, &properties);
+      queued = !rc;
+    } else {
+      holds_connection = 1;
+    }
+    pthread_mutex_unlock(&client->lock);
+  } else if (!rc) {
+    // With TLS the worker runs libmosquitto's loop without `mosq_lock` (it takes it only
+    // to renew the client), and a publication only queues in libmosquitto.
+    pthread_mutex_lock(&client->mosq_lock);
+    holds_connection = 1;
+  }
+  int left = 0;
+  if (holds_connection) {
+    rc = publish_locked(client, topic, payload, payload_length, qos, retain, properties);
+    // What was not written at once waits for the worker (with TLS, all of it; the
+    // socket pair wakes libmosquitto's loop for it).
+    left = !rc && !client->tls && api.mosquitto_want_write(client->mosq);
+    pthread_mutex_unlock(&client->mosq_lock);
+  }
+  if (queued || left) wake_worker(client);
   api.mosquitto_property_free_all(&properties);
   return rc;
 }

@@ -37,10 +37,20 @@ public final class PollLoop {
   /// Called with the events that occurred on a watched descriptor.
   public typealias Handler = (Events) -> Void
 
+  /// When a watch's handler is called among those of the same round.
+  public enum Priority: Sendable {
+    /// Before the others: input from people (a keypad), which a burst from the network
+    /// must not hold up.
+    case first
+    /// After those of `.first`.
+    case normal
+  }
+
   private struct Watch {
     var descriptor: FileDescriptor
     var events: Events
     var handler: Handler
+    var priority: Priority
     /// Tells this watch apart from a later one on a reused descriptor number; the key
     /// its events come with.
     var serial: UInt64
@@ -122,9 +132,13 @@ public final class PollLoop {
   /// invalid events are reported whether asked for or not.
   ///
   /// A handler may add and remove watches, including its own.
+  ///
+  /// - Parameter priority: Where its handler comes among the round's: the handlers of
+  ///   `.first` watches are called before the others, each group in the order added.
   @discardableResult
   public func watch(
-    _ descriptor: FileDescriptor, for events: Events, handler: @escaping Handler
+    _ descriptor: FileDescriptor, for events: Events, priority: Priority = .normal,
+    handler: @escaping Handler
   ) -> Token {
     nextSerial += 1
     let existing = watches.firstIndex { $0.descriptor == descriptor }
@@ -132,11 +146,18 @@ public final class PollLoop {
       descriptor, for: events, key: nextSerial,
       replacing: existing.map { watches[$0].kind == .listed } ?? false)
     let watch = Watch(
-      descriptor: descriptor, events: events, handler: handler, serial: nextSerial, kind: kind)
-    if let existing {
+      descriptor: descriptor, events: events, handler: handler, priority: priority,
+      serial: nextSerial, kind: kind)
+    if let existing, watches[existing].priority == priority {
       watches[existing] = watch
     } else {
-      watches.append(watch)
+      if let existing {
+        watches.remove(at: existing)
+      }
+      let position =
+        priority == .first
+        ? watches.firstIndex { $0.priority != .first } ?? watches.endIndex : watches.endIndex
+      watches.insert(watch, at: position)
     }
     return Token(serial: nextSerial)
   }
@@ -182,8 +203,8 @@ public final class PollLoop {
     _ = SystemCall.epollControl(poller.rawValue, .remove, watch.descriptor.rawValue, 0, 0)
   }
 
-  /// Waits once, then calls the handler of each ready descriptor in the order the
-  /// watches were added.
+  /// Waits once, then calls the handler of each ready descriptor: those watched `.first`
+  /// first, each group in the order the watches were added.
   ///
   /// A watch removed or replaced by an earlier handler of the same round is not called.
   ///
@@ -206,8 +227,8 @@ public final class PollLoop {
 
   /// Waits once, until a watched descriptor is ready or `deadline` (nanoseconds on
   /// `CLOCK_MONOTONIC`, nil for none) comes, then calls the handlers of the ready
-  /// descriptors in the order the watches were added. The wait never ends before the
-  /// deadline (unless a descriptor is ready).
+  /// descriptors as `runOnce(timeout:)` does. The wait never ends before the deadline
+  /// (unless a descriptor is ready).
   ///
   /// The deadline is a kernel timer's (a timerfd, armed again only when the deadline
   /// changes): the wait's own timeout may end up to 0.1 % late, about a millisecond for

@@ -330,7 +330,8 @@ final class Devices {
       if input.waitMayHaveChanged {
         input.waitMayHaveChanged = false
         let wait = input.keypad.waitingFor
-        input.watched = rewatch(input.watched, for: wait) {
+        // A key is read before the round's other work (a burst of MQTT commands).
+        input.watched = rewatch(input.watched, for: wait, priority: .first) {
           { [unowned self] _ in self.readKeys(from: input) }
         }
         input.waitDeadline = wait.deadline
@@ -639,7 +640,8 @@ final class Devices {
   /// Replaces the watch `current` with one for what `wait` names, when they differ; only
   /// then is the new watch's handler made.
   private func rewatch(
-    _ current: Watched?, for wait: DeviceWait, handler: () -> PollLoop.Handler
+    _ current: Watched?, for wait: DeviceWait, priority: PollLoop.Priority = .normal,
+    handler: () -> PollLoop.Handler
   ) -> Watched? {
     let wanted = wait.descriptor.map { Watched(descriptor: $0, events: wait.events) }
     guard wanted != current else { return current }
@@ -650,7 +652,8 @@ final class Devices {
     }
     return wanted.map { wanted in
       var watched = wanted
-      watched.token = loop.watch(wanted.descriptor, for: wanted.events, handler: handler())
+      watched.token = loop.watch(
+        wanted.descriptor, for: wanted.events, priority: priority, handler: handler())
       return watched
     }
   }

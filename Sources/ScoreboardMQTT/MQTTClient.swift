@@ -3,8 +3,8 @@ import CScoreboardMQTT
 /// An MQTT 5 client of one broker, through libmosquitto on a worker thread of its own:
 /// name resolution, connecting, TLS handshakes and reconnecting (with back-off) happen
 /// there, never on the caller's thread. The caller watches `eventDescriptor` for
-/// readability, takes `nextEvent()` until nil, and publishes; publishing queues the
-/// message and never waits for the network.
+/// readability, takes `nextEvent()` until nil, and publishes; publishing never waits
+/// for the network, nor for the worker.
 public final class MQTTClient {
   /// How to reach the broker.
   public struct Options: Sendable {

@@ -182,6 +182,41 @@ struct MQTTTests {
     )
   }
 
+  /// The loop never waits for the network thread: while that thread holds the
+  /// connection (reading a burst of commands), the loop leaves its publications to it,
+  /// and writes its own again only once none waits. A burst's replies all arrive, in the
+  /// order the commands came.
+  @Test func aBurstOfCommandsIsAnsweredInOrder() throws {
+    let broker = try MosquittoBroker(anonymous: false)
+    let folder = try TemporaryFolder()
+    let fields = """
+      [field home]
+      position = 1
+      digits = 4
+      max = 9999
+      """
+    let daemon = try Self.start(
+      Self.configuration(
+        in: folder, broker: broker.url, extra: try Self.credentials(in: folder), fields: fields),
+      in: folder)
+    #expect(try Self.waitForRetained(broker, Self.base + "/status") { $0 == "online" } != nil)
+    let count = 400
+    let replies = try broker.subscribe(Self.base + "/reply", count: count, timeout: 60)
+    let commands = try folder.write(
+      "commands", String(repeating: "add home +1\n", count: count))
+    try broker.publishLines(Self.base + "/command", fromFile: commands)
+    for value in 1...count {
+      let reply = replies.waitForLine(timeout: 30) { _ in true }
+      guard reply == Self.base + "/reply ok home \(value)" else {
+        Issue.record("reply \(value) of \(count): \(reply ?? "none")")
+        break
+      }
+    }
+    let control = try ControlClient(path: folder.path(of: "control"))
+    #expect(control.request("get home") == "ok \(count)")
+    #expect(daemon.waitForStderr { $0.contains("'add home +1' -> ok home \(count)") })
+  }
+
   @Test func stopsCleanlyWithOfflineStatus() throws {
     let broker = try MosquittoBroker()
     let folder = try TemporaryFolder()

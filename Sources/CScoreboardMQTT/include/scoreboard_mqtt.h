@@ -5,9 +5,11 @@
 // connects on the calling thread, which can take seconds; here a worker thread does
 // that and reads from the broker, and the daemon's poll loop only watches an eventfd,
 // takes the client's events from a locked queue and publishes. Publishing never waits
-// for the network: without TLS it writes the packet to the (non-blocking) socket on
-// the calling thread, leaving what does not fit to the worker; with TLS it queues the
-// packet for the worker.
+// for the network, nor for the worker: without TLS it writes the packet to the
+// (non-blocking) socket on the calling thread when the worker is not using the
+// connection, leaving what does not fit to the worker, and otherwise leaves the whole
+// publication to the worker, which sends it in order; with TLS it queues the packet for
+// the worker.
 //
 // The worker connects, runs until the connection ends, waits (1 s, doubling to 60 s,
 // back to 1 s after a connection the broker accepted) and connects again, resolving
@@ -110,7 +112,8 @@ int sbm_client_subscribe(sbm_client *client, const char *topic, int qos,
                          int retain_as_published);
 
 /// Publishes one message; response_topic and correlation may be NULL. Returns 0, or a
-/// libmosquitto error code (MOSQ_ERR_NO_CONN when not connected).
+/// libmosquitto error code (MOSQ_ERR_NO_CONN when not connected; MOSQ_ERR_NOMEM when
+/// 4 MiB of publications already wait for the worker).
 int sbm_client_publish(sbm_client *client, const char *topic, const void *payload,
                        size_t payload_length, int qos, int retain, const char *response_topic,
                        const void *correlation, size_t correlation_length);
