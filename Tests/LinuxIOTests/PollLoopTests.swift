@@ -54,54 +54,60 @@ import Testing
     #expect(recorder.calls[2].events == .writable)
   }
 
-  /// A keypad's watch (`.first`) is served before the network's that were added before
-  /// it; each group keeps the order it was added in.
-  @Test func watchesFirstAreDispatchedBeforeTheOthers() throws {
-    let pipes = try (0..<4).map { _ in try FileDescriptor.pipe() }
+  /// Runs `body` with `count` pipes, closed once it returns.
+  func withPipes(
+    _ count: Int, _ body: ([(readEnd: FileDescriptor, writeEnd: FileDescriptor)]) throws -> Void
+  ) throws {
+    let pipes = try (0..<count).map { _ in try FileDescriptor.pipe() }
     defer {
       for pipe in pipes {
         try? pipe.readEnd.close()
         try? pipe.writeEnd.close()
       }
     }
-    let loop = PollLoop()
-    let recorder = Recorder()
-    loop.watch(pipes[0].readEnd, for: .readable, handler: recorder.handler("network"))
-    loop.watch(
-      pipes[1].readEnd, for: .readable, priority: .first, handler: recorder.handler("keypad"))
-    loop.watch(pipes[2].readEnd, for: .readable, handler: recorder.handler("control"))
-    loop.watch(
-      pipes[3].readEnd, for: .readable, priority: .first, handler: recorder.handler("buttons"))
-    for pipe in pipes {
-      try pipe.writeEnd.writeAll("x")
-    }
+    try body(pipes)
+  }
 
-    #expect(try loop.runOnce(timeout: nil) == 4)
-    #expect(recorder.names == ["keypad", "buttons", "network", "control"])
+  /// A keypad's watch (`.first`) is served before the network's that were added before
+  /// it; each group keeps the order it was added in.
+  @Test func watchesFirstAreDispatchedBeforeTheOthers() throws {
+    try withPipes(4) { pipes in
+      let loop = PollLoop()
+      let recorder = Recorder()
+      loop.watch(pipes[0].readEnd, for: .readable, handler: recorder.handler("network"))
+      loop.watch(
+        pipes[1].readEnd, for: .readable, priority: .first, handler: recorder.handler("keypad"))
+      loop.watch(pipes[2].readEnd, for: .readable, handler: recorder.handler("control"))
+      loop.watch(
+        pipes[3].readEnd, for: .readable, priority: .first, handler: recorder.handler("buttons"))
+      for pipe in pipes {
+        try pipe.writeEnd.writeAll("x")
+      }
+
+      #expect(try loop.runOnce(timeout: nil) == 4)
+      #expect(recorder.names == ["keypad", "buttons", "network", "control"])
+    }
   }
 
   /// Watching a descriptor again with another priority moves its handler to that group.
   @Test func watchingAgainWithAnotherPriorityMovesTheWatch() throws {
-    let first = try FileDescriptor.pipe()
-    let second = try FileDescriptor.pipe()
-    defer {
-      for descriptor in [first.readEnd, first.writeEnd, second.readEnd, second.writeEnd] {
-        try? descriptor.close()
-      }
-    }
-    let loop = PollLoop()
-    let recorder = Recorder()
-    loop.watch(first.readEnd, for: .readable, handler: recorder.handler("first, normal"))
-    loop.watch(second.readEnd, for: .readable, handler: recorder.handler("second"))
-    loop.watch(
-      first.readEnd, for: .readable, priority: .first, handler: recorder.handler("first, moved"))
-    try first.writeEnd.writeAll("x")
-    try second.writeEnd.writeAll("y")
-    #expect(try loop.runOnce(timeout: .zero) == 2)
-    loop.watch(second.readEnd, for: .readable, priority: .first, handler: recorder.handler("last"))
-    #expect(try loop.runOnce(timeout: .zero) == 2)
+    try withPipes(2) { pipes in
+      let loop = PollLoop()
+      let recorder = Recorder()
+      loop.watch(pipes[0].readEnd, for: .readable, handler: recorder.handler("first, normal"))
+      loop.watch(pipes[1].readEnd, for: .readable, handler: recorder.handler("second"))
+      loop.watch(
+        pipes[0].readEnd, for: .readable, priority: .first,
+        handler: recorder.handler("first, moved"))
+      try pipes[0].writeEnd.writeAll("x")
+      try pipes[1].writeEnd.writeAll("y")
+      #expect(try loop.runOnce(timeout: .zero) == 2)
+      loop.watch(
+        pipes[1].readEnd, for: .readable, priority: .first, handler: recorder.handler("last"))
+      #expect(try loop.runOnce(timeout: .zero) == 2)
 
-    #expect(recorder.names == ["first, moved", "second", "first, moved", "last"])
+      #expect(recorder.names == ["first, moved", "second", "first, moved", "last"])
+    }
   }
 
   /// A descriptor `epoll` cannot watch (a regular file, `/dev/null`) is ready at every
