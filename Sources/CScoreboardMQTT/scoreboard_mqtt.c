@@ -944,7 +944,9 @@ void sbm_client_stop(sbm_client *client, int wait_milliseconds) {
   pthread_cond_broadcast(&client->drained);
   pthread_mutex_unlock(&client->lock);
   // The broker publishes the will (`offline`) for this DISCONNECT as for a lost one.
+  // What the loop published last and left to the worker goes out before it.
   pthread_mutex_lock(&client->mosq_lock);
+  publish_outbox(client);
   api.mosquitto_disconnect_v5(client->mosq, MQTT_RC_DISCONNECT_WITH_WILL_MSG, NULL);
   pthread_mutex_unlock(&client->mosq_lock);
   wake_worker(client);
