@@ -137,7 +137,14 @@ public final class BackgroundFileWriter {
       completions = ends.readEnd
       signal = ends.writeEnd
       try completions.setNonBlocking()
-      pthread_mutex_init(mutex, nil)
+      // The thread holds the mutex for moments, but runs nicer than the caller and may be
+      // preempted holding it: as the unit runs the caller (the loop, SCHED_FIFO), the
+      // thread then runs at the caller's priority until it lets go.
+      var attributes = pthread_mutexattr_t()
+      pthread_mutexattr_init(&attributes)
+      pthread_mutexattr_setprotocol(&attributes, Int32(PTHREAD_PRIO_INHERIT))
+      pthread_mutex_init(mutex, &attributes)
+      pthread_mutexattr_destroy(&attributes)
       pthread_cond_init(condition, nil)
     }
 
