@@ -860,22 +860,6 @@ int sbm_client_subscribe(sbm_client *client, const char *topic, int qos,
   return rc;
 }
 
-// Publishes on the current connection; called with `mosq_lock` held from the check of the
-// connection to the publishing, so that the client cannot be renewed in between: a
-// message for the connection that ended never waits in the next one's.
-static int publish_locked(sbm_client *client, const char *topic, const void *payload,
-                          size_t payload_length, int qos, int retain,
-                          const mosquitto_property *properties) {
-  pthread_mutex_lock(&client->lock);
-  int connected = client->connected;
-  pthread_mutex_unlock(&client->lock);
-  // Offline, libmosquitto would queue QoS 1 messages without limit: the state is
-  // published again on connecting instead.
-  if (!connected) return MOSQ_ERR_NO_CONN;
-  return api.mosquitto_publish_v5(client->mosq, NULL, topic, (int)payload_length, payload, qos,
-                                  retain, properties);
-}
-
 int sbm_client_publish(sbm_client *client, const char *topic, const void *payload,
                        size_t payload_length, int qos, int retain, const char *response_topic,
                        const void *correlation, size_t correlation_length) {
@@ -890,29 +874,35 @@ int sbm_client_publish(sbm_client *client, const char *topic, const void *payloa
                                            (uint16_t)correlation_length);
   int holds_connection = 0;
   int queued = 0;
-  if (!rc && !client->tls) {
-    // Without TLS the worker holds `mosq_lock` while it reads and writes, and may be
-    // preempted holding it: the loop never waits for it. It leaves the publication to
+  if (!rc) {
+    // With TLS the worker runs libmosquitto's loop without `mosq_lock` (it takes it only
+    // to renew the client), and a publication only queues in libmosquitto: the lock is
+    // taken. Without TLS the worker holds it while it reads and writes, and may be
+    // preempted holding it: the loop never waits for it, and leaves the publication to
     // the worker while the worker holds the connection, or while earlier ones wait.
+    if (client->tls) pthread_mutex_lock(&client->mosq_lock);
     pthread_mutex_lock(&client->lock);
     if (!client->connected) {
+      // Offline, libmosquitto would queue QoS 1 messages without limit: the state is
+      // published again on connecting instead.
       rc = MOSQ_ERR_NO_CONN;
-    } else if (client->outbox_head || pthread_mutex_trylock(&client->mosq_lock) != 0) {
+    } else if (client->tls ||
+               (!client->outbox_head && pthread_mutex_trylock(&client->mosq_lock) == 0)) {
+      // `mosq_lock` is held from this check to the publishing, so that the client cannot
+      // be renewed in between: a message for the connection that ended never waits in
+      // the next one's.
+      holds_connection = 1;
+    } else {
       rc = push_outgoing_locked(client, topic, payload, payload_length, qos, retain, &properties);
       queued = !rc;
-    } else {
-      holds_connection = 1;
     }
     pthread_mutex_unlock(&client->lock);
-  } else if (!rc) {
-    // With TLS the worker runs libmosquitto's loop without `mosq_lock` (it takes it only
-    // to renew the client), and a publication only queues in libmosquitto.
-    pthread_mutex_lock(&client->mosq_lock);
-    holds_connection = 1;
+    if (client->tls && !holds_connection) pthread_mutex_unlock(&client->mosq_lock);
   }
   int left = 0;
   if (holds_connection) {
-    rc = publish_locked(client, topic, payload, payload_length, qos, retain, properties);
+    rc = api.mosquitto_publish_v5(client->mosq, NULL, topic, (int)payload_length, payload, qos,
+                                  retain, properties);
     // What was not written at once waits for the worker (with TLS, all of it; the
     // socket pair wakes libmosquitto's loop for it).
     left = !rc && !client->tls && api.mosquitto_want_write(client->mosq);
