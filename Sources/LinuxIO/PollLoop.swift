@@ -88,6 +88,8 @@ public final class PollLoop {
   private var armedDeadline: Int64?
   /// How late the timer's wakeups have been: how early a wait on the instant wakes.
   private var wakeLatency = WakeLatency()
+  /// The entries `firstIsReady()` polls, kept from one call to the next.
+  private var firstEntries: [pollfd] = []
 
   /// An empty loop, with its `epoll` instance and its timer (a timerfd, held from the
   /// start so that the loop's descriptors do not change with its first deadline). When
@@ -282,6 +284,35 @@ public final class PollLoop {
       now = MonotonicClock.now()
     }
     return 0
+  }
+
+  /// Whether a descriptor watched `.first` (a keypad) is ready now, without waiting or
+  /// calling any handler: work that a handler does in a batch (the lines of a client,
+  /// the commands of a broker) stops early for it and leaves the rest to a later round.
+  /// One `poll` of those descriptors; none when no watch is `.first`.
+  public func firstIsReady() -> Bool {
+    var count = 0
+    for watch in watches {
+      guard watch.priority == .first else { break }
+      if watch.kind == .listed { count += 1 }
+    }
+    guard count > 0 else { return false }
+    if firstEntries.count < count {
+      firstEntries = Array(repeating: pollfd(), count: count)
+    }
+    return firstEntries.withUnsafeMutableBufferPointer { entries in
+      var filled = 0
+      for watch in watches {
+        guard watch.priority == .first else { break }
+        guard watch.kind == .listed else { continue }
+        entries[filled] = pollfd(
+          fd: watch.descriptor.rawValue, events: watch.events.rawValue, revents: 0)
+        filled += 1
+      }
+      let ready =
+        (try? retryOnInterrupt("poll") { SystemCall.poll(entries.baseAddress, filled, 0) })
+      return (ready ?? 0) > 0
+    }
   }
 
   /// Waits until a descriptor of the interest list is ready or `timeout` passes (only

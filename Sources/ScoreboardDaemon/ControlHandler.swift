@@ -11,4 +11,14 @@ public protocol ControlHandler: AnyObject {
   /// - Parameter client: Names the client for logs, such as `control client 3`.
   func handle(
     _ request: ControlRequest, client: String, answer: @escaping (ControlResponse) -> Void)
+
+  /// Whether something more urgent than a client's next request waits: a key to read,
+  /// a clock's frame due. The server then leaves that client's other lines to a later
+  /// round (`ControlServer.answerDeferred()`).
+  var urgentWorkWaits: Bool { get }
+}
+
+extension ControlHandler {
+  /// Nothing is more urgent than the requests.
+  public var urgentWorkWaits: Bool { false }
 }

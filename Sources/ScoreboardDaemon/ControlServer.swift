@@ -55,6 +55,9 @@ public final class ControlServer {
     var awaitsAnswer = false
     /// The handler is being called for this client now.
     var isInHandler = false
+    /// Whole lines wait in `input`, left for a later round because something more
+    /// urgent came (`ControlHandler.urgentWorkWaits`); nothing more is read until then.
+    var hasDeferredLines = false
 
     /// Whether every request was read and answered, and every answer written.
     var isDone: Bool {
@@ -112,6 +115,24 @@ public final class ControlServer {
   /// Whether a client watches events: when none does, there is nothing to broadcast.
   public var hasWatchers: Bool {
     clients.contains(where: \.isWatching)
+  }
+
+  /// Whether a client's lines wait for `answerDeferred()`: the loop's next round should
+  /// come at once.
+  public var hasDeferredLines: Bool {
+    clients.contains(where: \.hasDeferredLines)
+  }
+
+  /// Answers the lines that were left for a later round, until something more urgent
+  /// comes again.
+  public func answerDeferred() {
+    for client in clients where client.hasDeferredLines {
+      client.hasDeferredLines = false
+      answerLines(of: client)
+      if !client.isClosed {
+        flush(client)
+      }
+    }
   }
 
   /// Sends `eventLine` (without its newline, such as `ControlEvent.line`) to every client
@@ -210,7 +231,8 @@ public final class ControlServer {
   /// Watches the client for what it waits for: requests until its input ends, room to
   /// write while output waits.
   private func updateWatch(_ client: Client) {
-    var events: PollLoop.Events = client.inputEnded || client.awaitsAnswer ? [] : .readable
+    var events: PollLoop.Events =
+      client.inputEnded || client.awaitsAnswer || client.hasDeferredLines ? [] : .readable
     if !client.output.isEmpty {
       events.insert(.writable)
     }
@@ -228,7 +250,7 @@ public final class ControlServer {
     if events.contains(.writable) || client.inputEnded {
       flush(client)
     }
-    if !client.isClosed, !client.inputEnded, !client.awaitsAnswer,
+    if !client.isClosed, !client.inputEnded, !client.awaitsAnswer, !client.hasDeferredLines,
       !events.isDisjoint(with: [.readable, .hangUp, .error])
     {
       readRequests(client)
@@ -265,12 +287,19 @@ public final class ControlServer {
   }
 
   /// Answers every whole line of the client's input, in order, until one's answer is to
-  /// come later.
+  /// come later, or until something more urgent waits after the first: the rest is
+  /// deferred to `answerDeferred()`.
   private func answerLines(of client: Client) {
     var start = client.input.startIndex
+    var answered = 0
     while !client.isClosed, !client.awaitsAnswer,
       let newline = client.input[start...].firstIndex(of: UInt8(ascii: "\n"))
     {
+      if answered > 0, handler?.urgentWorkWaits ?? false {
+        client.hasDeferredLines = true
+        break
+      }
+      answered += 1
       var line = client.input[start..<newline]
       start = newline + 1
       if line.last == UInt8(ascii: "\r") {
@@ -289,7 +318,7 @@ public final class ControlServer {
     guard !client.isClosed else { return }
     client.input.removeSubrange(..<start)
     // Room for a line of the greatest length and the `\r` of its line end.
-    if client.input.count > Self.maximumLineLength + 1 {
+    if !client.hasDeferredLines, client.input.count > Self.maximumLineLength + 1 {
       disconnect(client, because: "line too long")
     }
   }

@@ -238,6 +238,7 @@ public final class Daemon {
     if devices.noticeTurned(at: now) {
       devices.show(logic.board, at: now)
     }
+    control?.answerDeferred()
     let health = store.health
     store.retryIfDue(at: now)
     store.writeHeldIfDue(at: now)
@@ -266,14 +267,25 @@ public final class Daemon {
   }
 
   /// When what a round's end looks after next has something due: the board's deadline,
-  /// the web's, the state file's, the status line's, the watchdog's ping or the broker
-  /// link's; nil when none waits for one.
+  /// the web's, the state file's, the status line's, the watchdog's ping, the broker
+  /// link's, or now for a control client's deferred lines; nil when none waits for one.
   private var housekeepingDue: Instant? {
     Self.earlier(
       Self.earlier(boardDeadline, web?.deadline),
       Self.earlier(
         Self.earlier(Self.earlier(store.deadline, statusDeadline), reporter.nextWatchdogPing),
-        mqtt?.deadline))
+        Self.earlier(mqtt?.deadline, control?.hasDeferredLines == true ? clock.now() : nil)))
+  }
+
+  /// Whether something more urgent than the next request of a batch waits: a key to read
+  /// (a keypad's watch is ready) or the board's deadline come (a clock's frame). The
+  /// control clients' and the broker's further requests are then left to a later round,
+  /// after the keys and the frames.
+  public var urgentWorkWaits: Bool {
+    if let boardDeadline, boardDeadline <= clock.now() {
+      return true
+    }
+    return loop.firstIsReady()
   }
 
   /// What `run` does once it is asked to stop: tells systemd, waits for the state file's
@@ -788,6 +800,7 @@ public final class Daemon {
     link.mirrored = { [unowned self] payload in
       self.takeMirrored(payload, source: settings.mirror?.source ?? "")
     }
+    link.urgentWorkWaits = { [unowned self] in self.urgentWorkWaits }
     link.staleChanged = { [unowned self] stale in
       self.devices.staleDisplay = stale ? settings.mirror?.whenStale : nil
       self.devices.show(self.logic.board, at: clock.now())

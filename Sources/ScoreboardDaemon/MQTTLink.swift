@@ -30,6 +30,9 @@ final class MQTTLink {
   var mirrored: (String) -> Bool = { _ in true }
   /// The mirror's source went away or came back.
   var staleChanged: (Bool) -> Void = { _ in }
+  /// Whether something more urgent than the next command waits (a key, a clock's frame):
+  /// the round's other events are left for the next round.
+  var urgentWorkWaits: () -> Bool = { false }
 
   let settings: MQTTSettings
   private let client: MQTTClient
@@ -215,10 +218,10 @@ final class MQTTLink {
     recentCommands.saved
   }
 
-  /// Takes up to `eventsPerRound` of the client's events (the descriptor stays readable
-  /// while more wait); `board` gives the board as it is now, for the state published on
-  /// connecting. The commands among them are carried out with one save, and answered
-  /// once it is done.
+  /// Takes up to `eventsPerRound` of the client's events, fewer when something more
+  /// urgent comes (`urgentWorkWaits`; the descriptor stays readable while more wait);
+  /// `board` gives the board as it is now, for the state published on connecting. The
+  /// commands among them are carried out with one save, and answered once it is done.
   func handleEvents(board: () -> (board: Scoreboard, now: Instant)) {
     var answers: [PendingAnswer] = []
     defer {
@@ -233,12 +236,16 @@ final class MQTTLink {
       { [weak self] unsavedReason in self?.send(answers, unsavedReason: unsavedReason) })
   }
 
-  /// Takes up to `eventsPerRound` of the client's events; the commands' answers go to
-  /// `answers`.
+  /// Takes up to `eventsPerRound` of the client's events, the first and then each while
+  /// nothing more urgent waits; the commands' answers go to `answers`.
   private func takeEvents(
     board: () -> (board: Scoreboard, now: Instant), answers: inout [PendingAnswer]
   ) {
-    for _ in 0..<Self.eventsPerRound {
+    for taken in 0..<Self.eventsPerRound {
+      // A key or a clock's frame goes before the rest; the events wait in the queue.
+      if taken > 0, urgentWorkWaits() {
+        break
+      }
       guard let event = client.nextEvent() else { break }
       switch event {
       case .connected:

@@ -55,6 +55,52 @@ import Testing
       ])
   }
 
+  @Test func linesAreLeftForALaterRoundWhileSomethingMoreUrgentWaits() throws {
+    let fixture = try ServerFixture()
+    fixture.handler.urgentWorkWaits = true
+    let client = try fixture.connect()
+    client.send("set home 1\nget home\nget away\n")
+    #expect(fixture.run { fixture.handler.requests.count == 1 })
+    #expect(fixture.server.hasDeferredLines)
+    // The loop reads nothing more of the client and answers no more of its lines.
+    for _ in 0..<3 {
+      _ = try fixture.loop.runOnce(timeout: .milliseconds(1))
+    }
+    #expect(fixture.handler.requests.count == 1)
+
+    fixture.server.answerDeferred()
+    #expect(fixture.handler.requests.count == 2, "one line a call while it is urgent")
+    fixture.handler.urgentWorkWaits = false
+    fixture.server.answerDeferred()
+    #expect(!fixture.server.hasDeferredLines)
+    var lines: [String] = []
+    #expect(
+      fixture.run {
+        lines += client.allLines()
+        return lines.count == 3
+      })
+    #expect(lines == ["ok home 1", "ok 1", "ok 0"])
+  }
+
+  @Test func deferredLinesAreNotTakenForOneTooLong() throws {
+    let fixture = try ServerFixture()
+    fixture.handler.urgentWorkWaits = true
+    let client = try fixture.connect()
+    // 300 lines, 2,700 bytes: more than the longest line, but every one whole.
+    client.send(String(repeating: "get home\n", count: 300))
+    #expect(fixture.run { fixture.server.hasDeferredLines })
+    fixture.handler.urgentWorkWaits = false
+    fixture.server.answerDeferred()
+    var lines: [String] = []
+    #expect(
+      fixture.run {
+        lines += client.allLines()
+        return lines.count >= 300
+      })
+    #expect(lines == Array(repeating: "ok 0", count: 300))
+    #expect(fixture.server.clientCount == 1)
+  }
+
   @Test func anAnswerThatComesLaterHoldsTheClientsNextRequests() throws {
     let fixture = try ServerFixture()
     fixture.handler.holdsAnswers = true

@@ -38,6 +38,9 @@ final class ScoreboardHandler: ControlHandler {
 
   weak var server: ControlServer?
   var holdsAnswers = false
+  /// What the server asks between two lines of a client: while true, it answers one
+  /// line a call and leaves the rest to `answerDeferred()`.
+  var urgentWorkWaits = false
   private var logic: DaemonLogic
   private var heldAnswers: [() -> Void] = []
   private(set) var requests: [(request: ControlRequest, client: String)] = []

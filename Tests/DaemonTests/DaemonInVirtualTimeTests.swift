@@ -59,6 +59,45 @@ import Testing
     #expect(harness.shows == " 1 7")
   }
 
+  /// What stops a batch of requests: a key waiting in a keypad, or the board's deadline
+  /// come (the cursor's blink here, a clock's frame in a game).
+  @Test func aKeyOrTheBoardsDeadlineIsMoreUrgentThanTheNextRequest() throws {
+    let harness = try DaemonHarness(keys: "KEY_S = select home")
+    try harness.advance(by: .milliseconds(100))
+    #expect(!harness.daemon.urgentWorkWaits)
+    try harness.key("KEY_S", pressed: true)
+    #expect(harness.daemon.urgentWorkWaits, "a key waits")
+    try harness.settle()
+    #expect(!harness.daemon.urgentWorkWaits)
+    let blink = try #require(harness.daemon.nextDeadline)
+    harness.clock.time = blink
+    #expect(harness.daemon.urgentWorkWaits, "the cursor's blink is due")
+    try harness.settle()
+    #expect(!harness.daemon.urgentWorkWaits)
+  }
+
+  /// A client's lines read when the board's deadline has come: one is answered, the
+  /// frames due are drawn, and the round's end answers the others, in order.
+  @Test func requestsLeftForTheBoardsDeadlineAreAnsweredInTheSameRound() throws {
+    let harness = try DaemonHarness(keys: "KEY_S = select home")
+    try harness.advance(by: .milliseconds(100))
+    let client = try harness.controlClient()
+    try harness.key("KEY_S", pressed: true)
+    try harness.settle()
+    harness.clock.time = try #require(harness.daemon.nextDeadline)
+    // `status` is answered at once (a `get` waits for the saves before it).
+    #expect(client.send(Array(repeating: "status", count: 20).joined(separator: "\n")))
+    try harness.settle()
+    var answers: [String] = []
+    while answers.count < 20, let line = client.readLine(timeout: 1) {
+      answers.append(line)
+    }
+    #expect(answers.count == 20)
+    #expect(
+      answers.allSatisfy { $0.hasPrefix("ok home=0 away=0 brightness=8 blank=off editing=home ") },
+      "\(answers)")
+  }
+
   /// A key that does nothing read once the board's deadline has come, before the round
   /// for that deadline: the frames due then are drawn all the same. A press that is not
   /// mapped takes a step that changes nothing, which draws them, and whose next deadline

@@ -68,6 +68,24 @@ import Testing
     try body(pipes)
   }
 
+  /// `firstIsReady()` polls the descriptors of the `.first` watches, and only those.
+  @Test func firstIsReadyLooksAtTheFirstWatchesAloneAndCallsNoHandler() throws {
+    try withPipes(2) { pipes in
+      let loop = PollLoop()
+      #expect(!loop.firstIsReady(), "no watch")
+      var calls = 0
+      loop.watch(pipes[0].readEnd, for: .readable, priority: .first) { _ in calls += 1 }
+      loop.watch(pipes[1].readEnd, for: .readable) { _ in calls += 1 }
+      #expect(!loop.firstIsReady())
+      try pipes[1].writeEnd.writeAll([1])
+      #expect(!loop.firstIsReady(), "a normal watch's descriptor is not asked")
+      try pipes[0].writeEnd.writeAll([1])
+      #expect(loop.firstIsReady())
+      #expect(calls == 0)
+      #expect(try loop.runOnce(timeout: .zero) == 2)
+    }
+  }
+
   /// A keypad's watch (`.first`) is served before the network's that were added before
   /// it; each group keeps the order it was added in.
   @Test func watchesFirstAreDispatchedBeforeTheOthers() throws {
