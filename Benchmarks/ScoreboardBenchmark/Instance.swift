@@ -120,6 +120,8 @@ final class Instance {
   let mqtt: MQTTSetup?
   /// scoreboardd's `[web]` section, if any; with it, the control socket is open too.
   let web: WebSetup?
+  /// Whether scoreboardd's control socket is open without `[web]`.
+  let opensControl: Bool
   /// Whether scoreboardd keeps a state file (without a clock: with one, it always
   /// does); the floor then keeps its presses in one (`floor --save`).
   let keepsState: Bool
@@ -138,14 +140,16 @@ final class Instance {
 
   /// Starts `subject` with a display at `baud`. `preloadedKeys` are in the keypad before
   /// the subject starts; `notify` gives it a NOTIFY_SOCKET; `scheduling` is how
-  /// scoreboardd is started; `web` gives it a web server and a control socket;
-  /// `floorTicks` makes the floor a clock's.
+  /// scoreboardd is started; `web` gives it a web server and a control socket,
+  /// `opensControl` the control socket alone; `floorTicks` makes the floor a clock's.
   init(
     _ subject: Subject, programs: Programs, baud: Int, environment: [String: String] = [:],
     notify: Bool = false, preloadedKeys: [Key] = [], clock: ClockSetup? = nil,
     keepsState: Bool = false, mqtt: MQTTSetup? = nil, web: WebSetup? = nil,
-    scheduling: Scheduling = .ordinary, floorTicks: (start: Int64, period: Int64)? = nil
+    opensControl: Bool = false, scheduling: Scheduling = .ordinary,
+    floorTicks: (start: Int64, period: Int64)? = nil
   ) throws {
+    self.opensControl = opensControl
     self.keepsState = keepsState
     self.floorTicks = floorTicks
     self.subject = subject
@@ -211,7 +215,7 @@ final class Instance {
         ?? Self.configuration(
           device: devicePath, port: terminal.slavePath, baud: baud,
           stateFile: keepsState ? statePath : "none",
-          controlSocket: web == nil ? "none" : controlPath)
+          controlSocket: web == nil && !opensControl ? "none" : controlPath)
       try writeText(text + (mqtt?.section ?? "") + (web?.section ?? ""), to: configuration)
       arguments = scheduling.prefix + [programs.scoreboardd, "--config", configuration]
     case .peer:

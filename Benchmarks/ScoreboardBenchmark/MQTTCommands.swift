@@ -87,10 +87,27 @@ struct CommandRunResult {
   var oversizedBytes = 0
 }
 
+/// Where a flood of commands comes from.
+enum FloodSource {
+  /// Another client of the broker publishes `set away N` to the board's command topic.
+  case broker
+  /// A client of the control socket sends `status` lines (answered at once, no save).
+  case controlSocket
+
+  /// "through the broker", "through the control socket".
+  var through: String {
+    switch self {
+    case .broker: "through the broker"
+    case .controlSocket: "through the control socket"
+    }
+  }
+}
+
 /// Key-to-wire samples (ns) of a board without a flood and during one, in rounds, with
 /// the board scheduled one way.
 struct CommandFloodRun {
   var scheduling: Scheduling
+  var source: FloodSource
   var quiet: [[Int64]] = []
   var flooded: [[Int64]] = []
   /// Commands the flooding client published per second in each flooded round.
@@ -150,17 +167,18 @@ extension Scenarios {
     return samples
   }
 
-  /// Key-to-wire samples of a master with `[mqtt]` and a state file, `keys` keys per
-  /// round (home +1 and -1 in turn, a key every 2 ms after the previous one's answer):
-  /// in `rounds` rounds without a flood and as many during one, in turns. During a flood
-  /// another client publishes `set away N` (N counting 0 to 99) to the master's command
-  /// topic at QoS 0, `rate` commands a second; a key's sample ends at the first byte after
-  /// which the module shows its home score (the away score changes with the flood). The
-  /// board is started as `scheduling` says.
-  func keysDuringFlood(keys: Int, rounds: Int, rate: Int, scheduling: Scheduling) throws
-    -> CommandFloodRun
-  {
-    var run = CommandFloodRun(scheduling: scheduling)
+  /// Key-to-wire samples of a master with `[mqtt]`, a state file and a control socket,
+  /// `keys` keys per round (home +1 and -1 in turn, a key every 2 ms after the previous
+  /// one's answer): in `rounds` rounds without a flood and as many during one, in turns.
+  /// During a flood, `rate` commands a second come from `source`: another client
+  /// publishes `set away N` (N counting 0 to 99) to the master's command topic at QoS 0,
+  /// or sends `status` lines to its control socket; a key's sample ends at the first byte
+  /// after which the module shows its home score (the away score changes with the
+  /// flood). The board is started as `scheduling` says.
+  func keysDuringFlood(
+    keys: Int, rounds: Int, rate: Int, scheduling: Scheduling, source: FloodSource
+  ) throws -> CommandFloodRun {
+    var run = CommandFloodRun(scheduling: scheduling, source: source)
     if let reason = scheduling.unavailableReason {
       run.skipped = reason
       return run
@@ -168,7 +186,8 @@ extension Scenarios {
     let broker = try LoopbackBroker()
     let master = try Instance(
       .scoreboardd, programs: programs, baud: 1_000_000, keepsState: true,
-      mqtt: MQTTSetup(broker: broker.url, topic: Self.masterTopic), scheduling: scheduling)
+      mqtt: MQTTSetup(broker: broker.url, topic: Self.masterTopic), opensControl: true,
+      scheduling: scheduling)
     try master.waitUntilReady()
     guard try waitForRetainedState(broker, Self.masterTopic, seconds: 20, { _ in true }) != nil
     else {
@@ -176,7 +195,14 @@ extension Scenarios {
     }
     for round in 0..<(2 * rounds) {
       let flooding = round % 2 == 1
-      let flooder = flooding ? try Flooder(broker: broker, rate: rate) : nil
+      var flooder: Flooder?
+      if flooding {
+        flooder =
+          switch source {
+          case .broker: try Flooder(broker: broker, rate: rate)
+          case .controlSocket: try Flooder(controlSocket: master.controlPath, rate: rate)
+          }
+      }
       var samples: [Int64] = []
       samples.reserveCapacity(keys)
       var next = MonotonicClock.now()
@@ -261,15 +287,31 @@ extension Scenarios {
   }
 }
 
-/// A child process of this program that publishes commands to the master as fast as
-/// asked (`--flood`), until its standard input closes.
+/// A child process of this program that sends commands to the master as fast as asked
+/// (`--flood` through the broker, `--flood-control` to its control socket), until its
+/// standard input closes.
 final class Flooder {
   private let pid: pid_t
   private let input: CInt
   private let output: CInt
 
-  /// Starts the flood and waits until the child has connected and begun.
-  init(broker: LoopbackBroker, rate: Int) throws {
+  /// Starts a flood through `broker` and waits until the child has connected and begun.
+  convenience init(broker: LoopbackBroker, rate: Int) throws {
+    try self.init(
+      arguments: [
+        CommandLine.arguments[0], "--flood", String(broker.port), Scenarios.masterTopic,
+        String(rate),
+      ])
+  }
+
+  /// Starts a flood of the control socket at `controlSocket` and waits until the child
+  /// has connected and begun.
+  convenience init(controlSocket: String, rate: Int) throws {
+    try self.init(
+      arguments: [CommandLine.arguments[0], "--flood-control", controlSocket, String(rate)])
+  }
+
+  private init(arguments: [String]) throws {
     var toChild: [CInt] = [0, 0]
     var fromChild: [CInt] = [0, 0]
     guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else {
@@ -284,11 +326,7 @@ final class Flooder {
     }
     let child: pid_t
     do {
-      child = try spawn(
-        [
-          CommandLine.arguments[0], "--flood", String(broker.port), Scenarios.masterTopic,
-          String(rate),
-        ], standardInput: toChild[0], standardOutput: fromChild[1])
+      child = try spawn(arguments, standardInput: toChild[0], standardOutput: fromChild[1])
     } catch {
       close(toChild[1])
       close(fromChild[0])
@@ -374,6 +412,43 @@ final class Flooder {
   }
 }
 
+extension Flooder {
+  /// The child's side (`ScoreboardBenchmark --flood-control PATH RATE`): connects to the
+  /// control socket at PATH, prints `flooding`, sends `status` lines, RATE a second in
+  /// batches of 10 ms (a script's lines come in bursts: its pipe's buffer), and reads the
+  /// answers as they come, until standard input closes; prints the rate achieved.
+  static func runControl(path: String, rate: Int) -> Never {
+    guard let socket = try? connectUnix(path: path) else {
+      print("cannot connect to \(path)")
+      exit(1)
+    }
+    print("flooding")
+    fflush(stdout)
+    let perBatch = max(rate / 100, 1)
+    let batch = Array(String(repeating: "status\n", count: perBatch).utf8)
+    var answers = [UInt8](repeating: 0, count: 65_536)
+    let start = MonotonicClock.now()
+    var next = start
+    var sent = 0
+    var stdinEntry = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+    while poll(&stdinEntry, 1, 0) == 0 {
+      guard (try? sendAll(socket, batch)) != nil else {
+        print("the control socket closed")
+        exit(1)
+      }
+      sent += perBatch
+      while recv(socket, &answers, answers.count, CInt(MSG_DONTWAIT)) > 0 {}
+      next += 10_000_000
+      MonotonicClock.sleep(until: next)
+    }
+    let seconds = Double(MonotonicClock.now() - start) / 1e9
+    print(format(Double(sent) / seconds, 0))
+    fflush(stdout)
+    close(socket)
+    exit(0)
+  }
+}
+
 /// The commands section of the MQTT results.
 func commandReport(_ result: CommandRunResult) -> String {
   var text = ""
@@ -397,11 +472,13 @@ func commandReport(_ result: CommandRunResult) -> String {
   text += "\n"
 
   text +=
-    "**Keys during a command flood**: key-to-wire on a board with `[mqtt]` and a state "
-    + "file (µs from the `write` of a press to the first byte after which the module shows "
-    + "its home score), a key every 2 ms after the previous answer; rounds without a flood "
-    + "and rounds while another client publishes `set away N` to the board's command topic "
-    + "at QoS 0, in turns. The board is started by hand (every thread ordinary), and as "
+    "**Keys during a command flood**: key-to-wire on a board with `[mqtt]`, a state "
+    + "file and a control socket (µs from the `write` of a press to the first byte after "
+    + "which the module shows its home score), a key every 2 ms after the previous answer; "
+    + "rounds without a flood and rounds while another client publishes `set away N` to the "
+    + "board's command topic at QoS 0 in batches of a millisecond, or sends `status` lines "
+    + "to its control socket in batches of 10 ms (as a script's pipe delivers them), in "
+    + "turns. The board is started by hand (every thread ordinary), and as "
     + "`scoreboardd.service` starts it: the loop's thread `SCHED_FIFO` at the unit's "
     + "`CPUSchedulingPriority=`, every thread it starts ordinary "
     + "(`CPUSchedulingResetOnFork=yes`). The target: p99 during the flood within 2x of p99 "
@@ -427,18 +504,19 @@ func commandReport(_ result: CommandRunResult) -> String {
 private func floodTable(_ run: CommandFloodRun) -> String {
   let started =
     switch run.scheduling {
-    case .ordinary: "Started by hand"
+    case .ordinary: "started by hand"
     case .asTheUnit(let priority):
-      "As the unit starts it (`SCHED_FIFO` \(priority), reset on fork)"
+      "as the unit starts it (`SCHED_FIFO` \(priority), reset on fork)"
     }
+  let through = run.source == .broker ? "Through the broker" : "Through the control socket"
   if let reason = run.skipped {
-    return "\(started): not run (\(reason)).\n\n"
+    return "\(through), \(started): not run (\(reason)).\n\n"
   }
   let quiet = run.quiet.map { $0.sorted() }
   let flooded = run.flooded.map { $0.sorted() }
   let rate = Spread(values: run.rates)
   var text =
-    "\(started): \(quiet.first?.count ?? 0) keys a round, \(rate.text(0)) commands a "
+    "\(through), \(started): \(quiet.first?.count ?? 0) keys a round, \(rate.text(0)) commands a "
     + "second achieved (median (min–max)).\n\n"
   text += "| round | p50 quiet | p99 quiet | p50 flood | p99 flood | p99 ratio |\n"
   text += "| --- | --- | --- | --- | --- | --- |\n"

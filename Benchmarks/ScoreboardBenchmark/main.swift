@@ -37,6 +37,12 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--flood",
 {
   Flooder.run(port: port, topic: CommandLine.arguments[3], rate: rate)
 }
+// The flooding client of the control socket, run as a child of this program.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--flood-control",
+  let rate = Int(CommandLine.arguments[3])
+{
+  Flooder.runControl(path: CommandLine.arguments[2], rate: rate)
+}
 
 // The pseudo-terminal writer of the web scenario's check, run as a child of this program.
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--pty-writer",
@@ -176,16 +182,18 @@ func runCommands() throws -> CommandRunResult {
   result.roundTrips = try scenarios.commandRoundTrips(count: commandCount, brokerNoDelay: false)
   result.roundTripsNoDelay = try scenarios.commandRoundTrips(
     count: commandCount, brokerNoDelay: true)
-  progress(
-    "MQTT: keys with and without a flood of \(commandFloodRate) commands a second "
-      + "(\(commandFloodRounds) × \(commandFloodKeys) keys each)")
   let schedulings: [Scheduling] =
     [.ordinary] + (scenarios.programs.unitPriority.map { [.asTheUnit(priority: $0)] } ?? [])
-  for scheduling in schedulings {
-    result.floods.append(
-      try scenarios.keysDuringFlood(
-        keys: commandFloodKeys, rounds: commandFloodRounds, rate: commandFloodRate,
-        scheduling: scheduling))
+  for source in [FloodSource.broker, .controlSocket] {
+    progress(
+      "MQTT: keys with and without a flood of \(commandFloodRate) commands a second "
+        + "\(source.through) (\(commandFloodRounds) × \(commandFloodKeys) keys each)")
+    for scheduling in schedulings {
+      result.floods.append(
+        try scenarios.keysDuringFlood(
+          keys: commandFloodKeys, rounds: commandFloodRounds, rate: commandFloodRate,
+          scheduling: scheduling, source: source))
+    }
   }
   progress("MQTT: memory after oversized commands")
   result.oversizedCount = 20
