@@ -94,11 +94,11 @@ enum FloodSource {
   /// A client of the control socket sends `status` lines (answered at once, no save).
   case controlSocket
 
-  /// "through the broker", "through the control socket".
-  var through: String {
+  /// "the broker", "the control socket".
+  var name: String {
     switch self {
-    case .broker: "through the broker"
-    case .controlSocket: "through the control socket"
+    case .broker: "the broker"
+    case .controlSocket: "the control socket"
     }
   }
 }
@@ -508,7 +508,7 @@ private func floodTable(_ run: CommandFloodRun) -> String {
     case .asTheUnit(let priority):
       "as the unit starts it (`SCHED_FIFO` \(priority), reset on fork)"
     }
-  let through = run.source == .broker ? "Through the broker" : "Through the control socket"
+  let through = "Through \(run.source.name)"
   if let reason = run.skipped {
     return "\(through), \(started): not run (\(reason)).\n\n"
   }

@@ -187,7 +187,7 @@ func runCommands() throws -> CommandRunResult {
   for source in [FloodSource.broker, .controlSocket] {
     progress(
       "MQTT: keys with and without a flood of \(commandFloodRate) commands a second "
-        + "\(source.through) (\(commandFloodRounds) × \(commandFloodKeys) keys each)")
+        + "through \(source.name) (\(commandFloodRounds) × \(commandFloodKeys) keys each)")
     for scheduling in schedulings {
       result.floods.append(
         try scenarios.keysDuringFlood(
