@@ -291,28 +291,19 @@ public final class PollLoop {
   /// the commands of a broker) stops early for it and leaves the rest to a later round.
   /// One `poll` of those descriptors; none when no watch is `.first`.
   public func firstIsReady() -> Bool {
-    var count = 0
+    firstEntries.removeAll(keepingCapacity: true)
     for watch in watches {
       guard watch.priority == .first else { break }
-      if watch.kind == .listed { count += 1 }
-    }
-    guard count > 0 else { return false }
-    if firstEntries.count < count {
-      firstEntries = Array(repeating: pollfd(), count: count)
-    }
-    return firstEntries.withUnsafeMutableBufferPointer { entries in
-      var filled = 0
-      for watch in watches {
-        guard watch.priority == .first else { break }
-        guard watch.kind == .listed else { continue }
-        entries[filled] = pollfd(
-          fd: watch.descriptor.rawValue, events: watch.events.rawValue, revents: 0)
-        filled += 1
+      if watch.kind == .listed {
+        firstEntries.append(
+          pollfd(fd: watch.descriptor.rawValue, events: watch.events.rawValue, revents: 0))
       }
-      let ready =
-        (try? retryOnInterrupt("poll") { SystemCall.poll(entries.baseAddress, filled, 0) })
-      return (ready ?? 0) > 0
     }
+    guard !firstEntries.isEmpty else { return false }
+    let ready = firstEntries.withUnsafeMutableBufferPointer { entries in
+      try? retryOnInterrupt("poll") { SystemCall.poll(entries.baseAddress, entries.count, 0) }
+    }
+    return (ready ?? 0) > 0
   }
 
   /// Waits until a descriptor of the interest list is ready or `timeout` passes (only

@@ -17,8 +17,3 @@ public protocol ControlHandler: AnyObject {
   /// round (`ControlServer.answerDeferred()`).
   var urgentWorkWaits: Bool { get }
 }
-
-extension ControlHandler {
-  /// Nothing is more urgent than the requests.
-  public var urgentWorkWaits: Bool { false }
-}

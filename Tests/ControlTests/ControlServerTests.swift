@@ -371,6 +371,7 @@ import Testing
   @Test func aHandlerThatClosesTheServerMidRequestIsSafe() throws {
     final class Stopper: ControlHandler {
       weak var server: ControlServer?
+      let urgentWorkWaits = false
       func handle(
         _ request: ControlRequest, client: String, answer: @escaping (ControlResponse) -> Void
       ) {
