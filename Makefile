@@ -16,7 +16,8 @@
 #   make test-arm64  the packages' user journey on an emulated Raspberry Pi: apt install,
 #                  the service under systemd on real kernel devices, upgrade and purge, in
 #                  a Debian trixie arm64 virtual machine (Tests/ARM64/run.sh; needs root)
-#   make build   a release build of scoreboardd and scoreboardctl
+#   make build   a release build of scoreboardd and scoreboardctl, scoreboardd laid out by
+#                its own profile (scripts/bolt.sh, with llvm-bolt; BOLT=no leaves it out)
 #   make bench   the benchmarks, which print their figures and write Benchmarks/results.md
 #                (with the stage times of a build made for them, -DSTAGE_TIMES, kept in
 #                ~/.cache/scoreboardd/stage-build)
@@ -30,6 +31,8 @@
 #   make uninstall  remove them again, but for the configuration and the state
 #   make test-install  make install into a folder of its own, the installed programs run
 #                   and check every configuration, then make uninstall
+#   make test-release  all tests again, the daemon and scoreboardctl they start the
+#                   release programs make install installs
 
 SWIFT ?= swift
 # Debian packages the build needs (system C libraries and their pkg-config files).
@@ -67,14 +70,16 @@ SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 INSTALL ?= install
 
-# What make install builds: the release binaries, by `make build`.
+# What make install builds: the release binaries, by `make build`. The scoreboardd it
+# installs is the one scripts/bolt.sh laid out by its profile, beside the linked one.
 RELEASE_DIR := .build/release
-RELEASE_PROGRAMS := $(RELEASE_DIR)/scoreboardd $(RELEASE_DIR)/scoreboardctl
+OPTIMIZED_DAEMON := $(RELEASE_DIR)/optimized/scoreboardd
+RELEASE_PROGRAMS := $(OPTIMIZED_DAEMON) $(RELEASE_DIR)/scoreboardctl
 MAN_PAGES := docs/man/scoreboardd.8 docs/man/scoreboardd.conf.5 docs/man/scoreboardctl.1
 EXAMPLES := $(wildcard Config/examples/*.conf Config/examples/*.acl)
 DOCS := $(wildcard docs/*.md)
 
-.PHONY: all deps toolchain build demo test test-gpiod2 test-trixie test-hil test-powercut bench fuzz test-web install-packages
+.PHONY: all deps toolchain build demo test test-release test-gpiod2 test-trixie test-hil test-powercut bench fuzz test-web install-packages
 .PHONY: key-path-order
 .PHONY: deb test-arm64
 .PHONY: lint format clean
@@ -110,13 +115,24 @@ toolchain:
 # system's C libraries: not the toolchain, which may sit in a home directory the
 # service cannot see (ProtectHome=yes), or be upgraded or removed.
 RELEASE_FLAGS := -c release --static-swift-stdlib
+# BOLT=auto lays scoreboardd out by its profile when llvm-bolt is installed; yes makes a
+# failure an error, no leaves it out (scripts/bolt.sh). Its link is then made for
+# llvm-bolt (BOLT_LINK_FLAGS: `scripts/bolt.sh --link-flags`).
+BOLT ?= auto
+BOLT_LINK_FLAGS = $$(BOLT=$(BOLT) bash scripts/bolt.sh --link-flags)
+# What lays it out (installed by make build when run as root; without it, as yourself,
+# scripts/bolt.sh says so and keeps the linker's layout).
+OPTIMIZER_PACKAGES := bolt-19
 
 # (A release folder built with other flags or another link order starts afresh:
 # scripts/release-folder.sh.)
 build: deps toolchain
+	@if [ "$(BOLT)" != no ] && [ "$$(id -u)" = 0 ]; then \
+	  $(MAKE) -s install-packages PACKAGES="$(OPTIMIZER_PACKAGES)"; fi
 	sh scripts/release-folder.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product scoreboardd
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product scoreboardctl
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) $(BOLT_LINK_FLAGS) --product scoreboardd
+	BOLT=$(BOLT) bash scripts/bolt.sh $(RELEASE_DIR)/scoreboardd $(OPTIMIZED_DAEMON)
 
 # The demo keeps its scores and its control socket in a folder only its user may enter:
 # $XDG_RUNTIME_DIR/scoreboardd-demo, or /tmp/scoreboardd-demo-UID without a session.
@@ -230,7 +246,7 @@ bench: deps toolchain
 # whole run, start-up and shut-down, which the link places after the key's path).
 key-path-order: deps toolchain
 	sh scripts/release-folder.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
-	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product scoreboardd
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) $(BOLT_LINK_FLAGS) --product scoreboardd
 	python3 scripts/key-path-order.py "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/scoreboardd"
 	# SwiftPM does not know the link reads the file: the next build links again.
 	rm -f "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/scoreboardd"
@@ -246,7 +262,8 @@ fuzz: deps toolchain
 # The release binaries are rebuilt only when a source is newer, so that after
 # `make build` as yourself, `sudo make install` needs no Swift on root's PATH and
 # leaves no file of root's in .build.
-$(RELEASE_PROGRAMS) &: Package.swift $(shell find Sources -type f 2>/dev/null)
+$(RELEASE_PROGRAMS) &: Package.swift $(shell find Sources -type f 2>/dev/null) \
+  scripts/bolt.sh scripts/bolt-train.py
 	$(MAKE) --no-print-directory build
 
 # Installs everything but never overwrites a configuration: when one exists and
@@ -259,7 +276,7 @@ install: $(RELEASE_PROGRAMS)
 	  "$(DESTDIR)$(SYSCONFDIR)/scoreboardd" "$(DESTDIR)$(DOCDIR)/examples" \
 	  "$(DESTDIR)$(DATADIR)/scoreboardd" \
 	  "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man8"
-	$(INSTALL) -m 0755 $(RELEASE_DIR)/scoreboardd "$(DESTDIR)$(SBINDIR)/scoreboardd"
+	$(INSTALL) -m 0755 $(OPTIMIZED_DAEMON) "$(DESTDIR)$(SBINDIR)/scoreboardd"
 	$(INSTALL) -m 0755 $(RELEASE_DIR)/scoreboardctl "$(DESTDIR)$(BINDIR)/scoreboardctl"
 	sed -e 's|@sbindir@|$(SBINDIR)|g' -e 's|@sysconfdir@|$(SYSCONFDIR)|g' \
 	  -e 's|@datadir@|$(DATADIR)|g' \
@@ -309,6 +326,17 @@ install: $(RELEASE_PROGRAMS)
 	echo "  - with [mqtt] configured, give the service the network (TCP and DNS only):"; \
 	echo "      sudo mkdir -p /etc/systemd/system/scoreboardd.service.d"; \
 	echo "      sudo ln -sf $(DATADIR)/scoreboardd/mqtt-network.conf /etc/systemd/system/scoreboardd.service.d/"
+
+# All tests again, with the release programs that make install installs as the daemon
+# and the scoreboardctl they start (scoreboardd as scripts/bolt.sh laid it out): what
+# the layout moved must still do all the tests ask. The tests are make test's build.
+test-release: deps toolchain $(RELEASE_PROGRAMS)
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	@products=$$(mktemp -d) && trap 'rm -rf "$$products"' EXIT && set -e && \
+	ln -s "$(CURDIR)/$(OPTIMIZED_DAEMON)" "$$products/scoreboardd" && \
+	ln -s "$(CURDIR)/$(RELEASE_DIR)/scoreboardctl" "$$products/scoreboardctl" && \
+	echo "test-release: scoreboardd's code: $$(cut -d ' ' -f 2- "$(OPTIMIZED_DAEMON).made")" && \
+	SCOREBOARDD_TEST_PRODUCTS="$$products" $(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
 # The README's install from source, staged in a folder of its own: make install (which
 # runs make build), then the installed programs run and accept the installed

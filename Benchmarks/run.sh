@@ -42,24 +42,32 @@ for argument in "$@"; do
   esac
 done
 release_flags=(-c release --static-swift-stdlib -Xswiftc -warnings-as-errors)
+# scoreboardd is measured as make build makes it: linked for llvm-bolt, then laid out by
+# its profile (scripts/bolt.sh; BOLT=no leaves that out).
+read -r -a bolt_link_flags <<<"$(bash scripts/bolt.sh --link-flags)"
 # A release build folder made with other flags or another link order starts afresh, so
 # that the figures are those of the build as it is (scripts/release-folder.sh).
 sh scripts/release-folder.sh "$("$swift" build "${release_flags[@]}" --show-bin-path)"
 
 echo "bench: building scoreboardd and the benchmarks (release, static Swift runtime)" >&2
-"$swift" build "${release_flags[@]}" --product scoreboardd
 "$swift" build "${release_flags[@]}" --product ScoreboardBenchmark
 "$swift" build "${release_flags[@]}" --product GPIOFrameBenchmark
+# (Last, right before its layout: a build of another product may link it again.)
+"$swift" build "${release_flags[@]}" "${bolt_link_flags[@]}" --product scoreboardd
 bin=$("$swift" build "${release_flags[@]}" --show-bin-path)
+daemon=$bin/optimized/scoreboardd
+BOLT=${BOLT:-auto} bash scripts/bolt.sh "$bin/scoreboardd" "$daemon"
 # The build made for measuring where a key's time goes (stage times, -DSTAGE_TIMES), in a
 # build folder of its own outside the clone.
 stage_build=$cache/stage-build
 sh scripts/release-folder.sh "$stage_build"
 echo "bench: building the instrumented scoreboardd (-DSTAGE_TIMES) in $stage_build" >&2
-"$swift" build "${release_flags[@]}" -Xswiftc -DSTAGE_TIMES --scratch-path "$stage_build" \
-  --product scoreboardd
-instrumented=$("$swift" build "${release_flags[@]}" -Xswiftc -DSTAGE_TIMES \
-  --scratch-path "$stage_build" --show-bin-path)/scoreboardd
+"$swift" build "${release_flags[@]}" "${bolt_link_flags[@]}" -Xswiftc -DSTAGE_TIMES \
+  --scratch-path "$stage_build" --product scoreboardd
+stage_bin=$("$swift" build "${release_flags[@]}" -Xswiftc -DSTAGE_TIMES \
+  --scratch-path "$stage_build" --show-bin-path)
+instrumented=$stage_bin/optimized/scoreboardd
+BOLT=${BOLT:-auto} bash scripts/bolt.sh "$stage_bin/scoreboardd" "$instrumented"
 
 mkdir -p "$cache"
 if ! "$venv/bin/python" -c 'import serial' 2>/dev/null; then
@@ -72,7 +80,7 @@ cc -O2 -Wall -Wextra -Werror -pthread -o "$floor" Benchmarks/peers/floor.c
 
 stripped=$(mktemp)
 trap 'rm -f "$stripped" "$stripped.floor"' EXIT
-strip -o "$stripped" "$bin/scoreboardd"
+strip -o "$stripped" "$daemon"
 strip -o "$stripped.floor" "$floor"
 
 # The machine and the versions of everything measured.
@@ -90,7 +98,7 @@ unit_priority=$(sed -n 's/^CPUSchedulingPriority=//p' systemd/scoreboardd.servic
 report=$(mktemp)
 trap 'rm -f "$stripped" "$stripped.floor" "$report"' EXIT
 "$bin/ScoreboardBenchmark" \
-  --scoreboardd "$bin/scoreboardd" --python "$venv/bin/python" \
+  --scoreboardd "$daemon" --python "$venv/bin/python" \
   --peer Benchmarks/peers/scoreboard_peer.py --floor "$floor" \
   --scoreboardd-stripped-bytes "$(stat -c %s "$stripped")" \
   --floor-stripped-bytes "$(stat -c %s "$stripped.floor")" \
@@ -109,6 +117,11 @@ trap 'rm -f "$stripped" "$stripped.floor" "$report"' EXIT
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- versions: Swift $swift_version, Linux $(uname -r), Python $python_version," \
     "pyserial $pyserial_version, libgpiod $gpiod_version, libmicrohttpd $microhttpd_version"
+  layout=$(cut -d ' ' -f 2- "$daemon.made")
+  case "$layout" in
+    profile*) echo "- scoreboardd's code: laid out by its profile (scripts/bolt.sh, ${layout#profile })" ;;
+    *) echo "- scoreboardd's code: the linker's layout (scripts/bolt.sh did not lay it out)" ;;
+  esac
   if [[ " $* " == *" --quick "* ]]; then
     echo "- **quick run** (--quick): short runs that check the harness, not figures to quote"
   fi
