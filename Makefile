@@ -115,8 +115,8 @@ toolchain:
 # system's C libraries: not the toolchain, which may sit in a home directory the
 # service cannot see (ProtectHome=yes), or be upgraded or removed.
 RELEASE_FLAGS := -c release --static-swift-stdlib
-# BOLT=auto lays scoreboardd out by its profile when llvm-bolt is installed; yes makes a
-# failure an error, no leaves it out (scripts/bolt.sh). Its link is then made for
+# BOLT=auto lays scoreboardd out by its profile on x86_64 when llvm-bolt is installed; yes
+# makes a failure an error and tries any machine; no leaves it out (scripts/bolt.sh). Its link is then made for
 # llvm-bolt (BOLT_LINK_FLAGS: `scripts/bolt.sh --link-flags`).
 BOLT ?= auto
 BOLT_LINK_FLAGS = $$(BOLT=$(BOLT) bash scripts/bolt.sh --link-flags)
@@ -127,8 +127,8 @@ OPTIMIZER_PACKAGES := bolt-19
 # (A release folder built with other flags or another link order starts afresh:
 # scripts/release-folder.sh.)
 build: deps toolchain
-	@if [ "$(BOLT)" != no ] && [ "$$(id -u)" = 0 ]; then \
-	  $(MAKE) -s install-packages PACKAGES="$(OPTIMIZER_PACKAGES)"; fi
+	@if [ "$(BOLT)" = yes ] || { [ "$(BOLT)" = auto ] && [ "$$(uname -m)" = x86_64 ]; }; then \
+	  [ "$$(id -u)" != 0 ] || $(MAKE) -s install-packages PACKAGES="$(OPTIMIZER_PACKAGES)"; fi
 	sh scripts/release-folder.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) --product scoreboardctl
 	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS) $(BOLT_LINK_FLAGS) --product scoreboardd
