@@ -115,9 +115,9 @@ toolchain:
 # system's C libraries: not the toolchain, which may sit in a home directory the
 # service cannot see (ProtectHome=yes), or be upgraded or removed.
 RELEASE_FLAGS := -c release --static-swift-stdlib
-# BOLT=auto lays scoreboardd out by its profile on x86_64 when llvm-bolt is installed; yes
-# makes a failure an error and tries any machine; no leaves it out (scripts/bolt.sh). Its link is then made for
-# llvm-bolt (BOLT_LINK_FLAGS: `scripts/bolt.sh --link-flags`).
+# BOLT=auto lays scoreboardd out by its profile on x86_64 when llvm-bolt is installed;
+# yes makes a failure an error and tries any machine; no leaves it out (scripts/bolt.sh).
+# Its link is then made for llvm-bolt (BOLT_LINK_FLAGS: `scripts/bolt.sh --link-flags`).
 BOLT ?= auto
 BOLT_LINK_FLAGS = $$(BOLT=$(BOLT) bash scripts/bolt.sh --link-flags)
 # What lays it out (installed by make build when run as root; without it, as yourself,

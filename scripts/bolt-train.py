@@ -11,6 +11,8 @@ then presses keys as operators do: +1 and -1 on both scores, each press waiting 
 module's answer, half of them with the release written apart and half with it in the
 same write; a score typed in and committed; an edit taken back and cancelled. Then it
 asks the control socket for both scores, checks them, and stops the daemon with SIGTERM.
+When Mosquitto is installed, a second board does the same with fewer keys and an
+`[mqtt]` section, on a broker of its own on a loopback port: every change is published.
 
 scripts/bolt.sh runs it twice: on the instrumented build, whose profile the layout of
 the release build is made from (llvm-bolt writes the profile when the daemon exits),
@@ -21,6 +23,7 @@ made it, or the daemon does not stop cleanly.
 
 import os
 import select
+import shutil
 import signal
 import socket
 import struct
@@ -37,6 +40,7 @@ KEY_KP1, KEY_KP2, KEY_KPENTER, KEY_KPSLASH = 79, 80, 96, 98
 EV_SYN, EV_KEY, SYN_REPORT = 0, 1, 0
 ANSWER_SECONDS = 5
 ROUNDS = 250
+MQTT_ROUNDS = 50
 
 CONFIGURATION = """\
 [scoreboard]
@@ -165,14 +169,45 @@ def wait_for_socket(folder, daemon):
         select.select([], [], [], 0.01)
 
 
-def play(binary, folder):
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_broker(mosquitto, folder):
+    """A Mosquitto broker on a loopback port of its own, anonymous; returns it and its port."""
+    port = free_port()
+    user = "user root\n" if os.geteuid() == 0 else ""  # else it changes to its own user
+    with open(f"{folder}/mosquitto.conf", "w") as file:
+        file.write(f"{user}persistence false\nlistener {port} 127.0.0.1\nallow_anonymous true\n")
+    broker = subprocess.Popen(
+        [mosquitto, "-c", f"{folder}/mosquitto.conf"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + ANSWER_SECONDS
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return broker, port
+        except OSError:
+            if broker.poll() is not None or time.monotonic() > deadline:
+                broker.kill()
+                raise Failure(f"{mosquitto} did not listen on port {port}")
+            select.select([], [], [], 0.01)
+
+
+def play(binary, folder, rounds, broker_port=None):
     keys = f"{folder}/keys"
     os.mkfifo(keys)
     scores, scores_slave, scores_path = terminal()
     clock, clock_slave, clock_path = terminal()
     configuration = f"{folder}/scoreboardd.conf"
+    text = CONFIGURATION.format(folder=folder, scores=scores_path, clock=clock_path, keys=keys)
+    if broker_port is not None:
+        text += f"\n[mqtt]\nbroker = mqtt://127.0.0.1:{broker_port}\ntopic = scoreboardd/train\n"
     with open(configuration, "w") as file:
-        file.write(CONFIGURATION.format(folder=folder, scores=scores_path, clock=clock_path, keys=keys))
+        file.write(text)
     keypad = os.open(keys, os.O_RDWR | os.O_NONBLOCK)
     daemon = subprocess.Popen(
         [binary, "--config", configuration], stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL
@@ -201,7 +236,7 @@ def play(binary, folder):
         drain(clock)
 
         # +1 and -1 on both scores, with the release apart and with it.
-        for round in range(ROUNDS):
+        for round in range(rounds):
             apart = round % 2 == 0
             for code in (KEY_KPPLUS, KEY_KPASTERISK, KEY_KPMINUS, KEY_KPSLASH):
                 press(code, apart)
@@ -226,7 +261,7 @@ def play(binary, folder):
             raise Failure("the daemon did not stop within 5 s of SIGTERM")
         if status != 0:
             raise Failure(f"the daemon exited with status {status} on SIGTERM")
-        return ROUNDS * 4 + 6
+        return rounds * 4 + 6
     finally:
         if daemon.poll() is None:
             daemon.kill()
@@ -239,12 +274,22 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__.split("\n\n")[1].strip())
     binary = os.path.abspath(sys.argv[1])
-    with tempfile.TemporaryDirectory(prefix="scoreboardd-train-") as folder:
-        try:
-            presses = play(binary, folder)
-        except Failure as failure:
-            sys.exit(f"bolt-train.py: {os.path.basename(binary)}: {failure}")
-    print(f"bolt-train.py: {presses} keys pressed and the scores as they made them: {binary}")
+    mosquitto = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
+    try:
+        with tempfile.TemporaryDirectory(prefix="scoreboardd-train-") as folder:
+            presses = play(binary, folder, ROUNDS)
+        if mosquitto:
+            with tempfile.TemporaryDirectory(prefix="scoreboardd-train-") as folder:
+                broker, port = start_broker(mosquitto, folder)
+                try:
+                    presses += play(binary, folder, MQTT_ROUNDS, broker_port=port)
+                finally:
+                    broker.terminate()
+                    broker.wait()
+    except Failure as failure:
+        sys.exit(f"bolt-train.py: {os.path.basename(binary)}: {failure}")
+    with_broker = "" if mosquitto else " (no mosquitto here: the board with [mqtt] left out)"
+    print(f"bolt-train.py: {presses} keys pressed and the scores as they made them{with_broker}: {binary}")
 
 
 if __name__ == "__main__":

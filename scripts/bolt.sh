@@ -108,12 +108,17 @@ step() { # WHAT COMMAND...
 }
 
 echo "bolt.sh: laying out $(basename "$linked") by its profile ($bolt)" >&2
+# Each run of the instrumented program writes a profile of its own (bolt-train.py runs
+# two boards), which merge-fdata adds up.
 step "instrumenting $linked" \
-  "$bolt" "$linked" -instrument -instrumentation-file="$work/profile.fdata" \
-  -o "$work/instrumented"
+  "$bolt" "$linked" -instrument -instrumentation-file="$work/run.fdata" \
+  -instrumentation-file-append-pid -o "$work/instrumented"
 step "the instrumented scoreboardd's run (scripts/bolt-train.py)" \
   python3 scripts/bolt-train.py "$work/instrumented"
-[ -s "$work/profile.fdata" ] || unoptimized "the instrumented scoreboardd wrote no profile"
+compgen -G "$work/run.fdata.*" >/dev/null ||
+  unoptimized "the instrumented scoreboardd wrote no profile"
+"$(dirname "$bolt")/merge-fdata" "$work"/run.fdata.* >"$work/profile.fdata" 2>>"$work/log" ||
+  unoptimized "merge-fdata could not add up the profiles"
 step "the layout from the profile" \
   "$bolt" "$linked" -data="$work/profile.fdata" -o "$work/optimized" \
   -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions -split-all-cold \
