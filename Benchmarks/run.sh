@@ -52,7 +52,7 @@ sh scripts/release-folder.sh "$("$swift" build "${release_flags[@]}" --show-bin-
 echo "bench: building scoreboardd and the benchmarks (release, static Swift runtime)" >&2
 "$swift" build "${release_flags[@]}" --product ScoreboardBenchmark
 "$swift" build "${release_flags[@]}" --product GPIOFrameBenchmark
-# (Last, right before its layout: a build of another product may link it again.)
+# (Last, right before its layout, which reads what this link wrote.)
 "$swift" build "${release_flags[@]}" "${bolt_link_flags[@]}" --product scoreboardd
 bin=$("$swift" build "${release_flags[@]}" --show-bin-path)
 daemon=$bin/optimized/scoreboardd
