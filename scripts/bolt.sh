@@ -49,8 +49,7 @@ for candidate in /usr/lib/llvm-19/bin/llvm-bolt llvm-bolt-19 llvm-bolt; do
 done
 
 # Where the layout has been checked (every test against the laid-out program): x86_64.
-# Elsewhere (a Raspberry Pi's aarch64: trixie's llvm-bolt 19, tried from x86_64, could not
-# instrument the arm64 program) BOLT=yes tries it, auto leaves it out.
+# Elsewhere (a Raspberry Pi's aarch64: see above) BOLT=yes tries it, auto leaves it out.
 machine=$(uname -m)
 tried=yes
 [ "$mode" = yes ] || [ "$machine" = x86_64 ] || tried=no
